@@ -1,0 +1,91 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { EmulatorError } from '../errors.js';
+import { requireAccess, type Access, type Permission } from './permissions.js';
+import { NOT_YET_VALID, TimeDependentTokenError, jwtFrom, signingKeyBytes, verifyToken, type VerifiedToken } from './tokens.js';
+
+/** Who is calling: an API key (every permission) or a signed token (its own permissions). */
+export type Principal = { kind: 'apiKey' } | ({ kind: 'token' } & VerifiedToken);
+
+const ALL_ACCESS: readonly Permission[] = [{ role: 'publishsubscribe', cache: '*', topic: '*' }];
+const CACHE_LIMIT = 10_000;
+
+type Verdict = Principal | EmulatorError;
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+// Verifies credentials once and remembers the verdict (keyed by digest, so raw tokens are
+// not kept as keys); time-dependent checks (expiry, not-before, revocation) run on every call.
+export class Authenticator {
+  private readonly keyDigests: Buffer[];
+  private readonly key: Uint8Array;
+  private readonly verdicts = new Map<string, Verdict>();
+  private readonly withdrawn = new Map<string, 'revoked' | 'expired'>();
+
+  constructor(apiKeys: readonly string[], signingKey: string, private readonly clock: Clock) {
+    this.keyDigests = apiKeys.map(digest);
+    this.key = signingKeyBytes(signingKey);
+  }
+
+  /** Resolves a credential to a principal, or throws the 401 that fits. */
+  async authenticate(credential: string): Promise<Principal> {
+    const id = digest(credential);
+    const cacheKey = id.toString('base64');
+    let verdict = this.verdicts.get(cacheKey);
+    if (verdict === undefined) {
+      const { verdict: fresh, remember } = await this.verify(credential, id);
+      verdict = fresh;
+      if (remember) {
+        if (this.verdicts.size >= CACHE_LIMIT) this.verdicts.clear();
+        this.verdicts.set(cacheKey, verdict);
+      }
+    }
+    if (verdict instanceof EmulatorError) throw verdict;
+    if (verdict.kind === 'token') this.checkStillValid(verdict);
+    return verdict;
+  }
+
+  authorize(principal: Principal, access: Access, cache: string, topic: string): void {
+    requireAccess(principal.kind === 'apiKey' ? ALL_ACCESS : principal.permissions, access, cache, topic);
+  }
+
+  /** Withdraws every token with this id now: later requests get 401. */
+  withdraw(tokenId: string, how: 'revoked' | 'expired'): void {
+    this.withdrawn.set(tokenId, how);
+  }
+
+  /** Forgets withdrawn tokens and cached verdicts (the emulator's reset). */
+  reset(): void {
+    this.withdrawn.clear();
+    this.verdicts.clear();
+  }
+
+  private checkStillValid(token: VerifiedToken): void {
+    const now = this.clock.now();
+    if (now >= token.expiresAtMs) throw new EmulatorError('expired_token');
+    if (token.notBeforeMs !== undefined && now < token.notBeforeMs) throw new EmulatorError('invalid_token', NOT_YET_VALID);
+    const withdrawn = token.tokenId === undefined ? undefined : this.withdrawn.get(token.tokenId);
+    if (withdrawn === 'expired') throw new EmulatorError('expired_token');
+    if (withdrawn === 'revoked') throw new EmulatorError('invalid_token', 'The auth token has been revoked.');
+  }
+
+  // A verdict that depends on the time (expired, not yet valid) is not remembered: the
+  // clock may be set back. Valid tokens are, since their times are re-checked on each use.
+  private async verify(credential: string, id: Buffer): Promise<{ verdict: Verdict; remember: boolean }> {
+    // Compare against every key, always, in constant time per key.
+    let isKey = false;
+    for (const keyDigest of this.keyDigests) isKey = timingSafeEqual(keyDigest, id) || isKey;
+    if (isKey) return { verdict: { kind: 'apiKey' }, remember: true };
+    const jwt = jwtFrom(credential);
+    if (jwt === undefined) return { verdict: new EmulatorError('invalid_token'), remember: true };
+    try {
+      const token = await verifyToken(jwt, this.key, this.clock.now());
+      return { verdict: { kind: 'token', ...token }, remember: true };
+    } catch (error) {
+      if (error instanceof TimeDependentTokenError) return { verdict: error.error, remember: false };
+      return { verdict: error instanceof EmulatorError ? error : new EmulatorError('invalid_token'), remember: true };
+    }
+  }
+}

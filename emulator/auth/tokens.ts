@@ -1,0 +1,113 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { EmulatorError } from '../errors.js';
+import { parsePermissions, type Permission } from './permissions.js';
+
+// Tokens the emulator signs: an HS256 JWT carrying expiry and permissions, handed out in
+// the provider's portable format, base64 of {"api_key": "<jwt>", "endpoint": "<host>"}
+// (service-facts "Authentication"). A bare JWT is accepted too.
+
+export const TOKEN_ISSUER = 'topics-emulator';
+export const MAX_TOKEN_TTL_SECONDS = 25 * 60 * 60; // disposable tokens expire within 25 hours
+const ALGORITHM = 'HS256';
+
+export interface TokenRequest {
+  permissions: Permission[];
+  ttlSeconds: number;
+  tokenId?: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: string;
+}
+
+export interface VerifiedToken {
+  tokenId: string | undefined;
+  permissions: Permission[];
+  /** Epoch milliseconds. */
+  expiresAtMs: number;
+  notBeforeMs: number | undefined;
+}
+
+export const NOT_YET_VALID = 'The auth token is not valid yet.';
+
+/** A signature-valid token refused only because of the time: the verdict may change with the clock. */
+export class TimeDependentTokenError extends Error {
+  constructor(readonly error: EmulatorError) {
+    super(error.message);
+  }
+}
+
+export function signingKeyBytes(signingKey: string): Uint8Array {
+  return new TextEncoder().encode(signingKey);
+}
+
+/** Names what is wrong with a token request, or undefined when it is valid. */
+export function tokenRequestProblem(ttlSeconds: unknown, tokenId: unknown): string | undefined {
+  if (typeof ttlSeconds !== 'number' || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TOKEN_TTL_SECONDS) {
+    return `ttlSeconds must be a whole number from 1 to ${MAX_TOKEN_TTL_SECONDS} (25 hours)`;
+  }
+  if (tokenId !== undefined && (typeof tokenId !== 'string' || tokenId.length === 0 || tokenId.length > 64)) {
+    return 'tokenId must be a string of 1 to 64 characters';
+  }
+  return undefined;
+}
+
+export async function issueToken(request: TokenRequest, key: Uint8Array, nowMs: number, endpoint: string): Promise<IssuedToken> {
+  const problem = tokenRequestProblem(request.ttlSeconds, request.tokenId);
+  if (problem) throw new RangeError(problem);
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const exp = nowSeconds + request.ttlSeconds;
+  let jwt = new SignJWT({ perms: request.permissions })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuer(TOKEN_ISSUER)
+    .setIssuedAt(nowSeconds)
+    .setNotBefore(nowSeconds)
+    .setExpirationTime(exp);
+  if (request.tokenId !== undefined) jwt = jwt.setSubject(request.tokenId);
+  const signed = await jwt.sign(key);
+  return { token: toPortable(signed, endpoint), expiresAt: new Date(exp * 1000).toISOString() };
+}
+
+export function toPortable(jwt: string, endpoint: string): string {
+  return Buffer.from(JSON.stringify({ api_key: jwt, endpoint })).toString('base64');
+}
+
+/** The JWT inside a credential: the credential itself, or the api_key of a portable token. */
+export function jwtFrom(credential: string): string | undefined {
+  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(credential)) return credential;
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(credential)) return undefined;
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(credential, 'base64').toString('utf8'));
+    const jwt = (decoded as { api_key?: unknown } | null)?.api_key;
+    return typeof jwt === 'string' && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(jwt) ? jwt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function verifyToken(jwt: string, key: Uint8Array, nowMs: number): Promise<VerifiedToken> {
+  try {
+    const { payload } = await jwtVerify(jwt, key, {
+      algorithms: [ALGORITHM],
+      issuer: TOKEN_ISSUER,
+      requiredClaims: ['exp'],
+      currentDate: new Date(nowMs),
+    });
+    const parsed = parsePermissions(payload.perms);
+    if ('problem' in parsed) throw new EmulatorError('invalid_token', `The auth token is invalid: ${parsed.problem}.`);
+    return {
+      tokenId: payload.sub,
+      permissions: parsed.permissions,
+      expiresAtMs: (payload.exp as number) * 1000,
+      notBeforeMs: payload.nbf === undefined ? undefined : payload.nbf * 1000,
+    };
+  } catch (error) {
+    if (error instanceof EmulatorError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new TimeDependentTokenError(new EmulatorError('expired_token'));
+    if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'nbf') {
+      throw new TimeDependentTokenError(new EmulatorError('invalid_token', NOT_YET_VALID));
+    }
+    throw new EmulatorError('invalid_token');
+  }
+}

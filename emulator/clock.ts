@@ -1,0 +1,109 @@
+// The emulator's one source of time. Token expiry, long-poll timeouts, pages and
+// rate-limit windows all read it, so a test can move time instead of waiting for it.
+//
+// Two modes: `real` (wall clock plus an offset) and `virtual` (frozen until advanced).
+// Timers are kept here, not only in Node, so that moving the clock fires every timer
+// that became due, in order, at once.
+
+export interface ClockTimer {
+  cancel(): void;
+}
+
+export interface ClockState {
+  mode: 'real' | 'virtual';
+  now: string;
+  nowMs: number;
+  pendingTimers: number;
+}
+
+interface TimerRecord extends ClockTimer {
+  due: number;
+  fn: () => void;
+  node: NodeJS.Timeout | undefined;
+}
+
+export class Clock {
+  private mode: 'real' | 'virtual' = 'real';
+  private offsetMs = 0;
+  private virtualNowMs = 0;
+  private readonly timers = new Set<TimerRecord>();
+
+  now(): number {
+    return this.mode === 'virtual' ? this.virtualNowMs : Date.now() + this.offsetMs;
+  }
+
+  /** Runs `fn` once the clock reaches now + delayMs (real time, or when advanced past it). */
+  schedule(delayMs: number, fn: () => void): ClockTimer {
+    const record: TimerRecord = {
+      due: this.now() + delayMs,
+      fn,
+      node: undefined,
+      cancel: () => {
+        if (record.node) clearTimeout(record.node);
+        this.timers.delete(record);
+      },
+    };
+    this.timers.add(record);
+    if (this.mode === 'real') this.arm(record);
+    return record;
+  }
+
+  /** Moves the clock forward; timers that become due fire now, earliest first. */
+  advance(ms: number): void {
+    if (this.mode === 'virtual') this.virtualNowMs += ms;
+    else this.offsetMs += ms;
+    this.rearm();
+  }
+
+  /** Sets the clock to an absolute time and freezes it there (virtual mode). */
+  set(epochMs: number): void {
+    this.mode = 'virtual';
+    this.virtualNowMs = epochMs;
+    this.rearm();
+  }
+
+  /** Freezes the clock at its current reading; it then moves only when advanced or set. */
+  freeze(): void {
+    if (this.mode === 'virtual') return;
+    this.virtualNowMs = this.now();
+    this.mode = 'virtual';
+    this.rearm();
+  }
+
+  /** Back to the wall clock, with no offset. */
+  useRealTime(): void {
+    this.mode = 'real';
+    this.offsetMs = 0;
+    this.rearm();
+  }
+
+  state(): ClockState {
+    const nowMs = this.now();
+    return { mode: this.mode, now: new Date(nowMs).toISOString(), nowMs, pendingTimers: this.timers.size };
+  }
+
+  private arm(record: TimerRecord): void {
+    const delay = Math.max(0, record.due - this.now());
+    record.node = setTimeout(() => this.fire(record), delay);
+    // Pending long-poll timers must not keep a stopping process alive.
+    record.node.unref();
+  }
+
+  private fire(record: TimerRecord): void {
+    if (!this.timers.delete(record)) return;
+    record.fn();
+  }
+
+  private rearm(): void {
+    const now = this.now();
+    const due: TimerRecord[] = [];
+    for (const record of this.timers) {
+      if (record.node) clearTimeout(record.node);
+      record.node = undefined;
+      if (record.due <= now) due.push(record);
+      else if (this.mode === 'real') this.arm(record);
+    }
+    due.sort((a, b) => a.due - b.due);
+    for (const record of due) this.fire(record);
+  }
+}

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator } from './auth/authenticator.js';
+import type { Access } from './auth/permissions.js';
+import type { Clock } from './clock.js';
+import type { BodyKind } from './openapi-routes.js';
+import type { EmulatorSettings } from './settings.js';
+import type { TopicStore } from './topics/store.js';
+
+/** What every handler may use: the emulator's state and services, injected once. */
+export interface EmulatorContext {
+  settings: EmulatorSettings;
+  store: TopicStore;
+  auth: Authenticator;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/** One operation of an OpenAPI document, implemented. */
+export interface OperationHandler {
+  operationId: string;
+  /** The access the caller's token must grant on the addressed topic; none for open endpoints. */
+  access?: Access;
+  handle(request: FastifyRequest, reply: FastifyReply, route: RouteInfo): Promise<unknown>;
+}
+
+export interface RouteInfo {
+  bodyKinds: ReadonlyMap<string, BodyKind>;
+}
+
+export interface TopicParams {
+  cacheName: string;
+  topicName: string;
+}

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import { EmulatorError, errorRegistry } from './errors.js';
+import { redactUrl } from './logging.js';
+
+// Every failure leaves as `{code, message}` from the one registry, whatever raised it:
+// our own errors, fastify's validation and body errors, unknown routes, malformed HTTP.
+
+export function toEmulatorError(error: FastifyError, payloadLimit: number): EmulatorError {
+  if (error instanceof EmulatorError) return error;
+  if (error.validation) {
+    return new EmulatorError('invalid_parameter', `Invalid request parameter: ${error.message}.`);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new EmulatorError('payload_too_large', `The message is larger than the payload limit of ${payloadLimit} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new EmulatorError('unsupported_content_type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new EmulatorError('invalid_request', 'The body must be valid JSON.');
+    default:
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return new EmulatorError('invalid_request', `The request is malformed: ${error.message}`);
+      }
+      return new EmulatorError('internal_error');
+  }
+}
+
+export function sendError(reply: FastifyReply, error: EmulatorError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+export function errorHandler(payloadLimit: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const emulatorError = toEmulatorError(error, payloadLimit);
+    if (emulatorError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, emulatorError);
+  };
+}
+
+const TOPIC_PATH = /^\/topics\/([^/?#]*)\/([^/?#]*)\/?(?:[?#]|$)/;
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const match = TOPIC_PATH.exec(request.url);
+  if (match && (match[1] === '' || match[2] === '')) {
+    return sendError(reply, new EmulatorError('invalid_parameter', 'Cache and topic names must not be empty.'));
+  }
+  if (match) {
+    return sendError(reply.header('allow', 'GET, POST, OPTIONS'), new EmulatorError('method_not_allowed', `${request.method} is not allowed on /topics/{cacheName}/{topicName}: use POST to publish, GET to subscribe.`));
+  }
+  return sendError(reply, new EmulatorError('route_not_found', `No route for ${request.method} ${redactUrl(request.url).split('?')[0]}.`));
+}
+
+/** Malformed HTTP never reaches a route: answer it in the same JSON shape, then close. */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'request_header_too_large' : 'invalid_request';
+  const { status, message } = errorRegistry[code];
+  const body = JSON.stringify({ code, message });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,69 @@
+// The one registry of errors the emulator answers. Every error response is
+// `{ code, message }` with the status named here; openapi/topics.yaml lists the same
+// codes in its Error schema, and a test keeps the two in step.
+
+export const errorRegistry = {
+  token_in_header_and_query: {
+    status: 400,
+    message: 'Only one of the Authorization header and the token query parameter may be set.',
+  },
+  missing_token: {
+    status: 401,
+    message: 'No auth token: send it in the Authorization header or the token query parameter.',
+  },
+  invalid_token: { status: 401, message: 'The auth token is invalid.' },
+  expired_token: { status: 401, message: 'The auth token has expired.' },
+  permission_denied: {
+    status: 403,
+    message: 'The auth token does not grant the required access to this cache and topic.',
+  },
+  cache_not_found: { status: 404, message: 'The cache does not exist.' },
+  invalid_parameter: { status: 400, message: 'A request parameter is invalid.' },
+  unsupported_content_type: {
+    status: 400,
+    message:
+      'Content-Type must be text/plain (UTF-8 text) or application/octet-stream (binary); application/json and application/x-www-form-urlencoded are published as text.',
+  },
+  invalid_utf8: { status: 400, message: 'The body is not valid UTF-8 text.' },
+  payload_too_large: { status: 413, message: 'The message is larger than the payload limit.' },
+  limit_exceeded: { status: 429, message: 'Account limits were exceeded.' },
+  internal_error: { status: 500, message: 'The service has an internal problem.' },
+  route_not_found: { status: 404, message: 'No such route.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
+  invalid_request: { status: 400, message: 'The request is malformed.' },
+  request_header_too_large: { status: 431, message: 'The request headers are too large.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorRegistry;
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/** An error meant for the client: carries its registry code and, optionally, a more precise message. */
+export class EmulatorError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? errorRegistry[code].message);
+    this.name = 'EmulatorError';
+    this.code = code;
+    this.status = errorRegistry[code].status;
+    this.headers = headers;
+  }
+
+  static defaultMessage(code: ErrorCode): string {
+    return errorRegistry[code].message;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(errorRegistry, value);
+}

@@ -1,0 +1,45 @@
+import { EmulatorError } from '../errors.js';
+import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
+import type { MessageValue } from '../topics/message.js';
+import type { RawBody } from '../body-parsers.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
+/** POST /topics/{cacheName}/{topicName}: append one message, wake the topic's subscribers, 204. */
+export function publishHandler(context: EmulatorContext): OperationHandler {
+  return {
+    operationId: 'publish',
+    access: 'publish',
+    async handle(request, reply, route) {
+      const { cacheName, topicName } = request.params as TopicParams;
+      const body = request.body as RawBody | undefined;
+      const contentType = request.headers['content-type'];
+      if (contentType === undefined) throw new EmulatorError('unsupported_content_type', `Content-Type is required. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
+      const kind = body?.kind ?? route.bodyKinds.get(contentType.split(';')[0]!.trim().toLowerCase());
+      if (kind === undefined || kind === 'unsupported') {
+        throw new EmulatorError('unsupported_content_type', `Content-Type '${contentType}' is not supported. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
+      }
+      const bytes = body?.bytes ?? Buffer.alloc(0);
+      let value: MessageValue;
+      if (kind === 'text') {
+        const charset = charsetOf(contentType);
+        if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+          throw new EmulatorError('unsupported_content_type', `charset '${charset}' is not supported: text must be UTF-8.`);
+        }
+        try {
+          value = { text: utf8.decode(bytes) };
+        } catch {
+          throw new EmulatorError('invalid_utf8');
+        }
+      } else {
+        value = { binary: bytes };
+      }
+      context.store.topic(cacheName, topicName).publish(value);
+      return reply.code(204).send();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { FastifySchema, HTTPMethods } from 'fastify';
+
+// Turns an OpenAPI document (compiled, every $ref resolved) into fastify route definitions:
+// the URL, and JSON schemas for path, query and header parameters, which fastify compiles
+// into validators once at start-up. No rule of the document is restated here.
+
+export type BodyKind = 'text' | 'binary';
+
+export interface OperationRoute {
+  operationId: string;
+  method: HTTPMethods;
+  url: string;
+  schema: FastifySchema;
+  /** Request body media types and how each is delivered (x-emulator-delivered-as). */
+  bodyKinds: ReadonlyMap<string, BodyKind>;
+}
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+interface Operation {
+  operationId?: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { 'x-emulator-delivered-as'?: BodyKind }> };
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+function objectSchema(parameters: Parameter[], nameOf: (p: Parameter) => string): Record<string, unknown> | undefined {
+  if (parameters.length === 0) return undefined;
+  const required = parameters.filter((p) => p.required).map(nameOf);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((p) => [nameOf(p), p.schema])),
+    ...(required.length ? { required } : {}),
+  };
+}
+
+export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
+  const routes: OperationRoute[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method] as Operation | undefined;
+      if (!operation?.operationId) continue;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+      const where = (place: Parameter['in']) => parameters.filter((p) => p.in === place);
+      const schema: FastifySchema = {};
+      const params = objectSchema(where('path'), (p) => p.name);
+      const querystring = objectSchema(where('query'), (p) => p.name);
+      const headers = objectSchema(where('header'), (p) => p.name.toLowerCase());
+      if (params) schema.params = params;
+      if (querystring) schema.querystring = querystring;
+      if (headers) schema.headers = headers;
+      const content = operation.requestBody?.content ?? {};
+      routes.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase() as HTTPMethods,
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        schema,
+        bodyKinds: new Map(Object.entries(content).map(([type, media]) => [type, media['x-emulator-delivered-as'] ?? 'binary'])),
+      });
+    }
+  }
+  return routes;
+}

@@ -1,0 +1,82 @@
+import type { Clock } from '../clock.js';
+import { PageSource } from './page-source.js';
+import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
+import { EMPTY_ITEMS_BODY } from './subscriber.js';
+
+/** The emulator's state: configured caches and the topics created in them on use. */
+export interface TopicStore {
+  hasCache(cache: string): boolean;
+  cacheNames(): string[];
+  /** The topic, created on first use (the cache must exist). */
+  topic(cache: string, topic: string): Topic;
+  find(cache: string, topic: string): Topic | undefined;
+  topics(): Iterable<Topic>;
+  /** Evicts and recreates a topic now: a new, greater page. Returns the new page. */
+  changePage(cache: string, topic: string): number;
+  snapshot(): TopicSnapshot[];
+  waitingCount(): number;
+  /** Answers every waiting subscriber with empty items and forgets every topic. */
+  clear(): void;
+}
+
+export class InMemoryTopicStore implements TopicStore {
+  private readonly caches = new Map<string, Map<string, Topic>>();
+  private readonly pages: PageSource;
+
+  constructor(
+    cacheNames: readonly string[],
+    private readonly settings: TopicSettings,
+    clock: Clock,
+  ) {
+    for (const name of cacheNames) this.caches.set(name, new Map());
+    this.pages = new PageSource(clock);
+  }
+
+  hasCache(cache: string): boolean {
+    return this.caches.has(cache);
+  }
+
+  cacheNames(): string[] {
+    return [...this.caches.keys()];
+  }
+
+  topic(cache: string, name: string): Topic {
+    const topics = this.caches.get(cache);
+    if (!topics) throw new RangeError(`no cache ${cache}`);
+    let topic = topics.get(name);
+    if (!topic) {
+      topic = new Topic(cache, name, this.pages.next(), this.settings);
+      topics.set(name, topic);
+    }
+    return topic;
+  }
+
+  find(cache: string, name: string): Topic | undefined {
+    return this.caches.get(cache)?.get(name);
+  }
+
+  *topics(): Iterable<Topic> {
+    for (const topics of this.caches.values()) yield* topics.values();
+  }
+
+  changePage(cache: string, name: string): number {
+    const topic = this.topic(cache, name);
+    topic.changePage(this.pages.next());
+    return topic.page;
+  }
+
+  snapshot(): TopicSnapshot[] {
+    return [...this.topics()].map((t) => t.snapshot());
+  }
+
+  waitingCount(): number {
+    let n = 0;
+    for (const topic of this.topics()) n += topic.waiting.size;
+    return n;
+  }
+
+  clear(): void {
+    for (const topic of this.topics()) topic.answerAllWaiting(EMPTY_ITEMS_BODY);
+    for (const topics of this.caches.values()) topics.clear();
+  }
+}

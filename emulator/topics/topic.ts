@@ -1,0 +1,113 @@
+import { planRead, type Cursor, type FirstSubscribe, type TopicPosition } from './read-plan.js';
+import { RetentionBuffer } from './retention.js';
+import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
+import type { WaitingSubscriber } from './subscriber.js';
+
+export interface TopicSettings {
+  retention: number;
+  maxBatch: number;
+  firstSubscribe: FirstSubscribe;
+}
+
+export interface TopicSnapshot {
+  cache: string;
+  topic: string;
+  page: number;
+  nextSequenceNumber: number;
+  firstRetained: number | null;
+  lastRetained: number | null;
+  retainedCount: number;
+  waitingSubscribers: number;
+}
+
+/** One instance line of a topic: its page, numbering, retained messages and waiting subscribers. */
+export class Topic {
+  private nextSeq = 1;
+  private readonly retained: RetentionBuffer<StoredMessage>;
+  readonly waiting = new Set<WaitingSubscriber>();
+  /** Listeners told of every publish (after numbering), e.g. scheduled page changes. */
+  onPublished: ((seq: number) => void) | undefined;
+
+  constructor(
+    readonly cache: string,
+    readonly name: string,
+    private currentPage: number,
+    private readonly settings: TopicSettings,
+  ) {
+    this.retained = new RetentionBuffer(settings.retention);
+  }
+
+  get page(): number {
+    return this.currentPage;
+  }
+
+  get position(): TopicPosition {
+    return { page: this.currentPage, oldest: this.retained.firstSeq, next: this.nextSeq };
+  }
+
+  /** Numbers and retains the message, then answers every subscriber waiting for it. Returns its number. */
+  publish(value: MessageValue): number {
+    const seq = this.nextSeq;
+    this.retained.push(storeMessage(this.currentPage, seq, value));
+    this.nextSeq = seq + 1;
+    this.wakeWaiting();
+    this.onPublished?.(seq);
+    return seq;
+  }
+
+  /** The response body for a cursor, or undefined when the request must wait. */
+  read(cursor: Cursor): string | undefined {
+    const plan = planRead(this.position, cursor, this.settings.firstSubscribe, this.settings.maxBatch);
+    if (plan.kind === 'wait') return undefined;
+    const parts = this.retained.slice(plan.from, plan.count).map((m) => m.element);
+    if (plan.discontinuity) parts.unshift(JSON.stringify({ discontinuity: plan.discontinuity }));
+    return `{"items":[${parts.join(',')}]}`;
+  }
+
+  /** The topic is evicted and recreated: a new page, numbering from 1, nothing retained. */
+  changePage(newPage: number): void {
+    if (newPage <= this.currentPage) throw new RangeError(`a new page must be greater than ${this.currentPage}`);
+    this.currentPage = newPage;
+    this.nextSeq = 1;
+    this.retained.clear(1);
+    this.wakeWaiting();
+  }
+
+  /** Answers every waiting subscriber with the same body (shutdown, reset, timeouts). */
+  answerAllWaiting(body: string): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const subscriber of waiting) subscriber.answer(body);
+  }
+
+  snapshot(): TopicSnapshot {
+    const count = this.retained.size;
+    return {
+      cache: this.cache,
+      topic: this.name,
+      page: this.currentPage,
+      nextSequenceNumber: this.nextSeq,
+      firstRetained: count ? this.retained.firstSeq : null,
+      lastRetained: count ? this.nextSeq - 1 : null,
+      retainedCount: count,
+      waitingSubscribers: this.waiting.size,
+    };
+  }
+
+  // Subscribers waiting on the same cursor get the same body: build it once per cursor.
+  private wakeWaiting(): void {
+    if (this.waiting.size === 0) return;
+    const bodies = new Map<string, string | undefined>();
+    for (const subscriber of [...this.waiting]) {
+      const key = `${subscriber.cursor.sequenceNumber}:${subscriber.cursor.sequencePage}`;
+      let body = bodies.get(key);
+      if (body === undefined && !bodies.has(key)) {
+        body = this.read(subscriber.cursor);
+        bodies.set(key, body);
+      }
+      if (body === undefined) continue;
+      this.waiting.delete(subscriber);
+      subscriber.answer(body);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// Compiles each openapi/*.yaml into openapi/generated/*.json: validated, with every $ref
+// resolved. The emulator imports the JSON at start-up (parsing YAML and resolving refs there
+// cost ~350 ms); a test regenerates it and fails when the committed copy is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse } from 'yaml';
+
+export const documents = ['topics', 'control'] as const;
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function compileDocument(name: (typeof documents)[number]): Promise<string> {
+  const source = parse(readFileSync(`${root}openapi/${name}.yaml`, 'utf8')) as Record<string, unknown>;
+  await SwaggerParser.validate(structuredClone(source) as never);
+  const resolved = await SwaggerParser.dereference(source as never);
+  const generated = { 'x-generated': `Generated from openapi/${name}.yaml by 'npm run openapi:compile'. Do not edit.`, ...resolved };
+  return `${JSON.stringify(generated, null, 2)}\n`;
+}
+
+export function generatedPath(name: string): string {
+  return `${root}openapi/generated/${name}.json`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const name of documents) {
+    writeFileSync(generatedPath(name), await compileDocument(name));
+    console.log(`openapi/generated/${name}.json written`);
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The default suite: everything `npm test` runs, bounded to stay well under five minutes.
+// Heavy suites (container, package, stress) live under their own folders and configs.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/container/**', 'test/package/**', 'test/stress/**', 'node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    restoreMocks: true,
+  },
+});
