@@ -1,0 +1,153 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StartedTopicsEmulatorContainer, TopicsEmulatorContainer, TOPICS_EMULATOR_PORT } from '../../testcontainers/index.js';
+import { expectRoundTrip, publish } from '../package/topics-round-trip.js';
+
+// The image built from the Dockerfile, started through the testcontainers module, as a user's
+// CI would. Run by `npm run test:container` (docker/test-container.sh), which prepares the engine
+// and builds the image first. Without a Docker engine these tests FAIL, with the reason: a
+// container test that passes without a container proves nothing.
+
+const run = promisify(execFile);
+const image = process.env['TOPICS_EMULATOR_IMAGE'] ?? 'topics-emulator:test';
+
+let container: StartedTopicsEmulatorContainer | undefined;
+let containerLogs = '';
+
+beforeAll(async () => {
+  await run('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 }).catch((error: { stderr?: string; message: string }) => {
+    throw new Error(
+      `CONTAINER TESTS FAILED: no Docker engine answers (DOCKER_HOST=${process.env['DOCKER_HOST'] ?? 'default'}): ` +
+        `${error.stderr ?? error.message}\nRun them with \`npm run test:container\`, which starts one (docker/ci-setup.sh).`,
+    );
+  });
+  await run('docker', ['image', 'inspect', image], { timeout: 20_000 }).catch(() => {
+    throw new Error(`CONTAINER TESTS FAILED: image ${image} is missing; \`npm run test:container\` builds it.`);
+  });
+  if (process.env['TESTCONTAINERS_RYUK_DISABLED'] !== 'true') {
+    throw new Error('CONTAINER TESTS FAILED: set TESTCONTAINERS_RYUK_DISABLED=true (Ryuk\'s image cannot be pulled here).');
+  }
+
+  container = await new TopicsEmulatorContainer(image)
+    .withCaches('default-cache', 'orders')
+    .withAdminKey('container-test-admin-key')
+    .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
+    .start();
+}, 180_000);
+
+afterAll(async () => {
+  await container?.stop({ timeout: 10_000 });
+});
+
+function started(): StartedTopicsEmulatorContainer {
+  if (!container) throw new Error('the container did not start');
+  return container;
+}
+
+describe('TopicsEmulatorContainer', () => {
+  it('publishes and subscribes through the mapped port', async () => {
+    const emulator = started();
+    expect(emulator.getBaseUrl()).toBe(`http://${emulator.getHost()}:${emulator.getMappedPort(TOPICS_EMULATOR_PORT)}`);
+    expect(emulator.getApiKey()).toBe('topics-emulator-dev-key');
+    await expectRoundTrip(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'round-trip');
+  });
+
+  it('serves the caches given by withCaches and no others', async () => {
+    const emulator = started();
+    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'orders', 'created', 'o-1')).status).toBe(204);
+    const missing = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'no-such-cache', 'created', 'o-1');
+    expect(missing.status).toBe(404);
+  });
+
+  it('runs as the unprivileged node user', async () => {
+    const result = await started().exec(['id', '-u']);
+    expect(result.exitCode).toBe(0);
+    expect(result.output.trim()).toBe('1000');
+  });
+
+  it('refuses control-plane calls without the admin key, since it listens beyond loopback', async () => {
+    const response = await fetch(`${started().getBaseUrl()}/_emulator/reset`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+    expect([401, 403], `${response.status} ${await response.text()}; logs:\n${containerLogs}`).toContain(response.status);
+  });
+
+  it('answers the next publish with an injected 429, then recovers', async () => {
+    const emulator = started();
+    const topic = 'fault';
+    const rule = await emulator.injectFault({ operation: 'publish', cache: 'default-cache', topic, status: 429, retryAfterSeconds: 1, count: 1 });
+    expect(rule['id']).toBeDefined();
+
+    const limited = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', topic, 'm1');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    const body = (await limited.json()) as { code?: unknown; message?: unknown };
+    expect(typeof body.code).toBe('string');
+    expect(typeof body.message).toBe('string');
+
+    const next = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', topic, 'm2');
+    expect(next.status).toBe(204);
+  });
+
+  it('reset() clears topics: a first subscribe after it waits for a new message', async () => {
+    const emulator = started();
+    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'old')).status).toBe(204);
+    await emulator.reset();
+    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'new')).status).toBe(204);
+    const response = await fetch(`${emulator.getBaseUrl()}/topics/default-cache/reset-me`, {
+      headers: { authorization: emulator.getApiKey() },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const { items } = (await response.json()) as { items: Array<{ item?: { topic_sequence_number: number; value: unknown } }> };
+    // Numbering restarted: the message published after the reset is number 1 again.
+    expect(items[0]?.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'new' } });
+  });
+});
+
+describe('the image', () => {
+  it('reports healthy through its HEALTHCHECK; prints its size and the time from start to healthy', async () => {
+    const { stdout: size } = await run('docker', ['image', 'inspect', image, '--format', '{{.Size}}'], { timeout: 20_000 });
+    const { stdout: created } = await run(
+      'docker',
+      ['create', '-p', `127.0.0.1::${TOPICS_EMULATOR_PORT}`, '-e', 'TOPICS_EMULATOR_ADMIN_KEY=health-test-key', image],
+      { timeout: 30_000 },
+    );
+    const id = created.trim();
+    // Docker's own event stream says when the container turns healthy: no polling here. --since
+    // replays events from before the subscription took hold, so none is missed.
+    const since = Math.floor(Date.now() / 1000 - 1).toString();
+    const events = spawn(
+      'docker',
+      ['events', '--since', since, '--filter', `container=${id}`, '--filter', 'event=health_status', '--format', '{{.Status}}'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const healthy = new Promise<number>((resolveTime, reject) => {
+        const timer = setTimeout(() => reject(new Error('not healthy within 60 s')), 60_000);
+        events.stdout.on('data', (chunk: Buffer) => {
+          const text = chunk.toString();
+          if (text.includes('health_status: healthy')) {
+            clearTimeout(timer);
+            resolveTime(performance.now());
+          } else if (text.includes('unhealthy')) {
+            clearTimeout(timer);
+            reject(new Error(`the container reported: ${text.trim()}`));
+          }
+        });
+      });
+      await once(events, 'spawn');
+      const startedAt = performance.now();
+      await run('docker', ['start', id], { timeout: 30_000 });
+      const healthyAt = await healthy;
+      const { stdout: user } = await run('docker', ['inspect', id, '--format', '{{.Config.User}}'], { timeout: 20_000 });
+      expect(user.trim()).toBe('node');
+      console.log(
+        `image ${image}: ${(Number(size) / 1e6).toFixed(1)} MB; docker start to healthy: ${((healthyAt - startedAt) / 1000).toFixed(1)} s ` +
+          '(the first health check runs one interval, 5 s, after start)',
+      );
+    } finally {
+      events.kill();
+      await run('docker', ['rm', '-f', id], { timeout: 30_000 });
+    }
+  }, 90_000);
+});

@@ -1,0 +1,165 @@
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRoundTrip } from './topics-round-trip.js';
+
+// The npm package as a user gets it: `npm pack`, installed into a fresh project, started with
+// npx, imported as a library. Heavy (a build and an install from the registry): `npm run test:package`.
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '../..');
+const DEV_API_KEY = 'topics-emulator-dev-key';
+
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: Array<{ path: string; size: number }>;
+}
+
+let workDir: string;
+let projectDir: string;
+let packed: PackResult;
+let emulator: ChildProcess | undefined;
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'topics-emulator-pack-'));
+  projectDir = join(workDir, 'project');
+  // `npm pack` runs `prepare` (the build), so the tarball holds a fresh dist/.
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', workDir], {
+    cwd: repoRoot,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const results = JSON.parse(stdout.slice(stdout.indexOf('['))) as PackResult[];
+  expect(results).toHaveLength(1);
+  packed = results[0]!;
+  console.log(
+    `package ${packed.filename}: ${kib(packed.size)} packed, ${kib(packed.unpackedSize)} unpacked, ${packed.entryCount} files`,
+  );
+
+  await run('mkdir', ['-p', projectDir]);
+  await writeFile(join(projectDir, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', join(workDir, packed.filename)], {
+    cwd: projectDir,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}, 600_000);
+
+afterAll(async () => {
+  if (emulator && emulator.exitCode === null && emulator.signalCode === null) emulator.kill('SIGKILL');
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('npm package', () => {
+  it('holds only what users need: no tests, fixtures, sources or benchmarks', () => {
+    const paths = packed.files.map((f) => f.path);
+    const unwanted = paths.filter(
+      (p) =>
+        /(^|\/)(test|tests|__tests__|fixtures|bench|coverage|node_modules)\//.test(p) ||
+        /\.test\.(ts|js|d\.ts|js\.map)$/.test(p) ||
+        (p.endsWith('.ts') && !p.endsWith('.d.ts')),
+    );
+    expect(unwanted).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining(['package.json', 'dist/emulator/cli.js', 'dist/emulator/index.js', 'dist/emulator/index.d.ts', 'openapi/topics.yaml']),
+    );
+  });
+
+  it('declares bins that exist in the installed package and start with a node shebang', async () => {
+    const manifest = JSON.parse(await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    expect(Object.keys(manifest.bin)).toContain('topics-emulator');
+    for (const [name, file] of Object.entries(manifest.bin)) {
+      const text = await readFile(join(projectDir, 'node_modules/topics-emulator', file), 'utf8');
+      expect(text.startsWith('#!/usr/bin/env node'), `bin ${name} -> ${file}`).toBe(true);
+    }
+  });
+
+  it('imports as an ES module library: startEmulator() serves health', async () => {
+    await writeFile(
+      join(projectDir, 'check.mjs'),
+      [
+        "import { startEmulator } from 'topics-emulator';",
+        "const emulator = await startEmulator({ port: 0, logLevel: 'silent' });",
+        "const response = await fetch(emulator.url + '/_emulator/health');",
+        'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
+        'await emulator.close();',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: projectDir, timeout: 30_000 });
+    const result = JSON.parse(stdout.trim()) as { status: number; body: { status: string } };
+    expect(result.status).toBe(200);
+    expect(result.body.status).toBe('ok');
+  });
+
+  it('type-checks a TypeScript consumer against the published declarations', async () => {
+    await writeFile(
+      join(projectDir, 'check.ts'),
+      [
+        "import { startEmulator } from 'topics-emulator';",
+        "const emulator = await startEmulator({ port: 0, logLevel: 'silent' });",
+        'const url: string = emulator.url;',
+        'const key: string = emulator.apiKey;',
+        'await emulator.close();',
+        'export { url, key };',
+      ].join('\n'),
+    );
+    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    args.push('--skipLibCheck', '--typeRoots', join(repoRoot, 'node_modules/@types'), '--types', 'node', 'check.ts');
+    const result = await run(process.execPath, [tsc, ...args], { cwd: projectDir, timeout: 120_000 }).catch(
+      (error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }),
+    );
+    expect(result.stdout.trim()).toBe('');
+  }, 180_000);
+
+  it('runs with npx from the fresh project: round trip, then SIGTERM exits 0', async () => {
+    emulator = spawn('npx', ['--no', 'topics-emulator', '--port', '0'], {
+      cwd: projectDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const child = emulator;
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+    const baseUrl = await new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no 'Base URL:' line within 30 s; output:\n${output}`)), 30_000);
+      const look = (): void => {
+        const match = /Base URL:\s+(http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolveUrl(match[1]!);
+        }
+      };
+      child.stdout?.on('data', look);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`emulator exited early (code ${code}, signal ${signal}); output:\n${output}`));
+      });
+    });
+
+    await expectRoundTrip(baseUrl, DEV_API_KEY, 'default-cache', `pack-${Date.now()}`);
+
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    child.kill('SIGTERM');
+    const [code, signal] = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within 15 s of SIGTERM; output:\n${output}`)), 15_000)),
+    ]);
+    expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
