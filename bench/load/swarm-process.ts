@@ -1,0 +1,33 @@
+import { BenchChild } from '../ipc.js';
+import type { Delivery, ParkRequest, SwarmStats } from './swarm-spec.js';
+
+/** The subscriber swarm's process, seen from the harness. */
+export class SwarmProcess {
+  private constructor(private readonly child: BenchChild) {}
+
+  static async start(): Promise<SwarmProcess> {
+    const child = new BenchChild('load/swarm-child', {});
+    await child.next('ready', 30_000);
+    return new SwarmProcess(child);
+  }
+
+  park(request: ParkRequest): Promise<{ subscribers: number; connected: number }> {
+    return this.child.call('park', request, 120_000);
+  }
+
+  waitDelivered(text: string, count: number, timeoutMs = 30_000): Promise<Delivery & { complete: boolean }> {
+    return this.child.call('waitDelivered', { text, count, timeoutMs }, timeoutMs + 5_000);
+  }
+
+  stats(): Promise<SwarmStats> {
+    return this.child.call('stats');
+  }
+
+  reset(): Promise<boolean> {
+    return this.child.call('reset', {}, 60_000);
+  }
+
+  stop(): Promise<void> {
+    return this.child.stop();
+  }
+}

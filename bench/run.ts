@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { conformance } from './figures/conformance.js';
+import { fanout } from './figures/fanout.js';
+import { oursSpec, type BenchContext, type BenchOptions, type Figure, type Row } from './figures/figure.js';
+import { idle } from './figures/idle.js';
+import { latency } from './figures/latency.js';
+import { memoryLongRun } from './figures/memory-long-run.js';
+import { startup } from './figures/startup.js';
+import { throughput } from './figures/throughput.js';
+import { SwarmProcess } from './load/swarm-process.js';
+import { emulatorCli, emulatorModule } from './paths.js';
+import { describeMachine } from './report/machine.js';
+import { formatTable } from './report/table.js';
+
+// `npm run bench [-- --json [PATH]] [--long] [--runs N] [--only a,b]`: every figure of issue 6,
+// each side by side with its baseline in the same run, as one table (or JSON).
+// Start-up runs first, while nothing else of the bench is alive.
+
+const figures: Figure[] = [startup, throughput, latency, fanout, idle, memoryLongRun, conformance];
+
+interface Arguments {
+  options: BenchOptions;
+  json: boolean;
+  jsonPath: string | undefined;
+  only: string[] | undefined;
+}
+
+function parseArguments(argv: string[]): Arguments {
+  const parsed: Arguments = { options: { long: false, runs: 3 }, json: false, jsonPath: undefined, only: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i];
+    const value = argv[i + 1];
+    if (argument === '--long') parsed.options.long = true;
+    else if (argument === '--json') {
+      parsed.json = true;
+      if (value !== undefined && !value.startsWith('--')) {
+        parsed.jsonPath = value;
+        i++;
+      }
+    } else if (argument === '--runs' && value !== undefined) {
+      parsed.options.runs = Math.max(1, Number.parseInt(value, 10));
+      i++;
+    } else if (argument === '--only' && value !== undefined) {
+      parsed.only = value.split(',');
+      i++;
+    } else {
+      const names = figures.map((figure) => figure.name).join(',');
+      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}]\n`);
+      process.exit(2);
+    }
+  }
+  return parsed;
+}
+
+const args = parseArguments(process.argv.slice(2));
+const machine = describeMachine();
+const log = (message: string): void => {
+  process.stderr.write(`[bench] ${message}\n`);
+};
+const built = existsSync(emulatorModule) && existsSync(emulatorCli);
+if (!built) log(`the emulator is not built (${emulatorModule}): measuring the baselines only; run \`npm run build\``);
+if (machine.loadAverage > machine.cpus / 2) log(`load average ${machine.loadAverage.toFixed(2)} on ${machine.cpus} CPUs: others are busy, figures will be noisy`);
+
+const swarm = await SwarmProcess.start();
+const context: BenchContext = {
+  options: args.options,
+  swarm,
+  ours: built ? oursSpec(emulatorModule) : undefined,
+  emulatorCli: built ? emulatorCli : undefined,
+  log,
+};
+const rows: Row[] = [];
+const details: Record<string, unknown> = {};
+let failed = false;
+const started = Date.now();
+try {
+  for (const figure of figures.filter((f) => args.only === undefined || args.only.includes(f.name))) {
+    const figureStarted = Date.now();
+    try {
+      const result = await figure.run(context);
+      rows.push(...result.rows);
+      details[figure.name] = { ...result.details, seconds: (Date.now() - figureStarted) / 1000 };
+    } catch (error) {
+      failed = true;
+      const message = error instanceof Error ? error.message : String(error);
+      log(`${figure.name} failed: ${message}`);
+      rows.push({ figure: figure.name, unit: '', ours: null, baseline: null, baselineName: '—', ratio: null, target: '', pass: false, note: `bench error: ${message}` });
+    }
+  }
+} finally {
+  await swarm.stop();
+}
+
+const report = { machine, options: args.options, emulatorBuilt: built, seconds: (Date.now() - started) / 1000, rows, details };
+const table = formatTable(rows, machine);
+if (args.json && args.jsonPath === undefined) {
+  process.stderr.write(`${table}\n`);
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+} else {
+  process.stdout.write(`${table}\n`);
+  if (args.jsonPath !== undefined) {
+    // npm runs scripts from the package root; a relative path means relative to where npm was run.
+    const path = resolve(process.env.INIT_CWD ?? process.cwd(), args.jsonPath);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+    log(`JSON written to ${path}`);
+  }
+}
+log(`done in ${report.seconds.toFixed(0)} s`);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,112 @@
+import diagnostics from 'node:diagnostics_channel';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { startBFastify } from '../baselines/b-fastify.js';
+import { startBRef } from '../baselines/b-ref.js';
+import type { RunningServer } from '../baselines/running-server.js';
+import { announce, serveParent } from '../ipc.js';
+import { emulatorModule } from '../paths.js';
+import type { ServerSpec } from './server-spec.js';
+
+// One server under measurement, alone in its process so the load generator does not share its
+// event loop. It answers the harness's probes over IPC: memory, requests in flight, event-loop
+// delay. The probes read the process, not the server's internals, so all three servers are
+// measured the same way.
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
+
+interface Emulator {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+interface EmulatorModule {
+  startEmulator(options: Record<string, unknown>): Promise<Emulator>;
+}
+
+async function start(): Promise<RunningServer & { apiKey: string }> {
+  if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
+  if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
+  const emulator = (await import(pathToFileURL(spec.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
+  const running = await emulator.startEmulator({ host: '127.0.0.1', port: 0, logLevel: 'warn', ...spec.settings });
+  return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
+}
+
+// Requests in flight, counted from node's own HTTP diagnostics: a parked long-poll is a request
+// that has started and not finished. A request whose client went away is never finished, so
+// figures count relative to what was in flight before they parked anything. (Listening for each
+// response's `close` would be exact but would add to the memory per request being measured.)
+let started = 0;
+let finished = 0;
+diagnostics.subscribe('http.server.request.start', () => {
+  started++;
+});
+diagnostics.subscribe('http.server.response.finish', () => {
+  finished++;
+});
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function settled(): Promise<void> {
+  // A request counted as started may still be in its async hooks; a few loop turns let it park.
+  for (let i = 0; i < 3; i++) await turn();
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+let delay: IntervalHistogram | undefined;
+let delayResolutionMs = 10;
+
+const server = await start();
+
+serveParent({
+  memory: async (args: { gc?: boolean }) => {
+    await settled();
+    if (args.gc !== false && gc !== undefined) {
+      gc();
+      await turn();
+      gc();
+    }
+    return { ...process.memoryUsage(), gcExposed: gc !== undefined };
+  },
+  inflight: async () => {
+    await settled();
+    return started - finished;
+  },
+  /** Resolves once exactly `count` requests are in flight (parked), or rejects after the timeout. */
+  waitInflight: async (args: { count: number; timeoutMs: number }) => {
+    const deadline = Date.now() + args.timeoutMs;
+    for (;;) {
+      if (started - finished === args.count) {
+        await settled();
+        if (started - finished === args.count) return args.count;
+      }
+      if (Date.now() > deadline) throw new Error(`in flight ${started - finished}, expected ${args.count}`);
+      await pause(2);
+    }
+  },
+  eldStart: (args: { resolutionMs?: number }) => {
+    delay?.disable();
+    delayResolutionMs = args.resolutionMs ?? 10;
+    delay = monitorEventLoopDelay({ resolution: delayResolutionMs });
+    delay.enable();
+    return true;
+  },
+  eldStop: () => {
+    if (delay === undefined) throw new Error('eldStart was not called');
+    delay.disable();
+    // The histogram holds whole timer intervals; the delay is what exceeds the interval asked for
+    // (as @fastify/under-pressure reads it).
+    const ms = (ns: number): number => Math.max(0, ns / 1e6 - delayResolutionMs);
+    const result = { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max), samples: delay.count };
+    delay = undefined;
+    return result;
+  },
+  close: async () => {
+    await server.close();
+    setImmediate(() => process.exit(0));
+    return true;
+  },
+});
+
+announce('ready', { url: server.url, apiKey: server.apiKey });

@@ -1,0 +1,69 @@
+import { BenchChild } from '../ipc.js';
+import type { ServerKind, ServerSpec } from './server-spec.js';
+
+export interface MemoryUsage {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  gcExposed: boolean;
+}
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  samples: number;
+}
+
+/** A server under measurement in its own process, with the probes of server-child.ts. */
+export class ServerProcess {
+  private constructor(
+    readonly kind: ServerKind,
+    readonly url: string,
+    readonly apiKey: string,
+    private readonly child: BenchChild,
+  ) {}
+
+  static async start(spec: ServerSpec, options: { cpuProfileDir?: string } = {}): Promise<ServerProcess> {
+    const execArgv = ['--expose-gc'];
+    if (options.cpuProfileDir !== undefined) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
+    const child = new BenchChild('servers/server-child', spec, { execArgv });
+    try {
+      const ready = await child.next<{ url: string; apiKey: string }>('ready', 30_000);
+      return new ServerProcess(spec.kind, ready.url, ready.apiKey, child);
+    } catch (error) {
+      child.process.kill('SIGKILL');
+      throw error;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.process.pid;
+  }
+
+  memory(gc = true): Promise<MemoryUsage> {
+    return this.child.call('memory', { gc });
+  }
+
+  inflight(): Promise<number> {
+    return this.child.call('inflight');
+  }
+
+  waitInflight(count: number, timeoutMs = 60_000): Promise<number> {
+    return this.child.call('waitInflight', { count, timeoutMs }, timeoutMs + 5_000);
+  }
+
+  startLoopDelay(resolutionMs = 10): Promise<boolean> {
+    return this.child.call('eldStart', { resolutionMs });
+  }
+
+  stopLoopDelay(): Promise<LoopDelay> {
+    return this.child.call('eldStop');
+  }
+
+  stop(): Promise<void> {
+    return this.child.stop();
+  }
+}
