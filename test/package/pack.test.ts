@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,17 @@ import { expectRoundTrip } from './topics-round-trip.js';
 // The npm package as a user gets it: `npm pack`, installed into a fresh project, started with
 // npx, imported as a library. Heavy (a build and an install from the registry): `npm run test:package`.
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/** execFile, but a failure's message carries the command's own output (tsc errors go to stdout). */
+async function run(file: string, args: string[], options: { cwd?: string; timeout: number }): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await execFileAsync(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = '', stderr = '', message } = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${message.split('\n')[0]}\n${stdout}\n${stderr}`.trim());
+  }
+}
 const repoRoot = resolve(import.meta.dirname, '../..');
 const DEV_API_KEY = 'topics-emulator-dev-key';
 
@@ -26,7 +36,8 @@ interface PackResult {
 let workDir: string;
 let projectDir: string;
 let packed: PackResult;
-let emulator: ChildProcess | undefined;
+/** Every process group a test started, killed in teardown if still there. */
+const processGroups: ChildProcess[] = [];
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'topics-emulator-pack-'));
@@ -35,7 +46,6 @@ beforeAll(async () => {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', workDir], {
     cwd: repoRoot,
     timeout: 300_000,
-    maxBuffer: 64 * 1024 * 1024,
   });
   const results = JSON.parse(stdout.slice(stdout.indexOf('['))) as PackResult[];
   expect(results).toHaveLength(1);
@@ -44,17 +54,22 @@ beforeAll(async () => {
     `package ${packed.filename}: ${kib(packed.size)} packed, ${kib(packed.unpackedSize)} unpacked, ${packed.entryCount} files`,
   );
 
-  await run('mkdir', ['-p', projectDir]);
+  await mkdir(projectDir);
   await writeFile(join(projectDir, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }));
   await run('npm', ['install', '--no-audit', '--no-fund', join(workDir, packed.filename)], {
     cwd: projectDir,
     timeout: 300_000,
-    maxBuffer: 64 * 1024 * 1024,
   });
 }, 600_000);
 
 afterAll(async () => {
-  if (emulator && emulator.exitCode === null && emulator.signalCode === null) emulator.kill('SIGKILL');
+  for (const child of processGroups) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
@@ -116,49 +131,74 @@ describe('npm package', () => {
     const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
     const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
     args.push('--skipLibCheck', '--typeRoots', join(repoRoot, 'node_modules/@types'), '--types', 'node', 'check.ts');
-    const result = await run(process.execPath, [tsc, ...args], { cwd: projectDir, timeout: 120_000 }).catch(
-      (error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }),
+    const result = await execFileAsync(process.execPath, [tsc, ...args], { cwd: projectDir, timeout: 120_000 }).catch(
+      (error: { stdout?: string; message: string }) => ({ stdout: error.stdout || error.message }),
     );
     expect(result.stdout.trim()).toBe('');
   }, 180_000);
 
-  it('runs with npx from the fresh project: round trip, then SIGTERM exits 0', async () => {
-    emulator = spawn('npx', ['--no', 'topics-emulator', '--port', '0'], {
-      cwd: projectDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const child = emulator;
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  it('runs with npx from the fresh project: round trip, then SIGTERM stops the whole process group', async () => {
+    // npx runs the bin under `sh -c`, and sh does not pass SIGTERM on: a signal to npx alone
+    // orphans the emulator (and npx exits 143). Terminals, CI runners and process managers
+    // signal the process group, so that is what this test does.
+    const emulator = await startProcess('npx', ['topics-emulator', '--port', '0']);
+    await expectRoundTrip(emulator.baseUrl, DEV_API_KEY, 'default-cache', `npx-${Date.now()}`);
 
-    const baseUrl = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no 'Base URL:' line within 30 s; output:\n${output}`)), 30_000);
-      const look = (): void => {
-        const match = /Base URL:\s+(http:\/\/\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolveUrl(match[1]!);
-        }
-      };
-      child.stdout?.on('data', look);
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`emulator exited early (code ${code}, signal ${signal}); output:\n${output}`));
-      });
-    });
+    process.kill(-emulator.child.pid!, 'SIGTERM');
+    // 'close' comes once every process holding the output pipes has exited: npx, sh and the emulator.
+    await withTimeout(once(emulator.child, 'close'), 15_000, () => `not all gone 15 s after SIGTERM; output:\n${emulator.output()}`);
+  }, 60_000);
 
-    await expectRoundTrip(baseUrl, DEV_API_KEY, 'default-cache', `pack-${Date.now()}`);
+  it('the installed bin exits 0 on SIGTERM after serving', async () => {
+    const emulator = await startProcess(join(projectDir, 'node_modules/.bin/topics-emulator'), ['--port', '0']);
+    await expectRoundTrip(emulator.baseUrl, DEV_API_KEY, 'default-cache', `bin-${Date.now()}`);
 
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    child.kill('SIGTERM');
-    const [code, signal] = await Promise.race([
-      exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within 15 s of SIGTERM; output:\n${output}`)), 15_000)),
-    ]);
-    expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+    const exited = once(emulator.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    emulator.child.kill('SIGTERM');
+    const [code, signal] = await withTimeout(exited, 15_000, () => `no exit 15 s after SIGTERM; output:\n${emulator.output()}`);
+    expect({ code, signal }, emulator.output()).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
+
+interface EmulatorProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+}
+
+/** Starts a command in its own process group and resolves with the Base URL it prints. */
+async function startProcess(command: string, args: string[]): Promise<EmulatorProcess> {
+  const child = spawn(command, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  processGroups.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'Base URL:' line within 30 s; output:\n${output}`)), 30_000);
+    child.stdout?.on('data', () => {
+      const match = /Base URL:\s+(http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited early (code ${code}, signal ${signal}); output:\n${output}`));
+    });
+  });
+  return { child, baseUrl, output: () => output };
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message())), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
