@@ -30,11 +30,14 @@ beforeAll(async () => {
     throw new Error('CONTAINER TESTS FAILED: set TESTCONTAINERS_RYUK_DISABLED=true (Ryuk\'s image cannot be pulled here).');
   }
 
+  const startedAt = performance.now();
   container = await new TopicsEmulatorContainer(image)
     .withCaches('default-cache', 'orders')
     .withAdminKey('container-test-admin-key')
     .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
     .start();
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  console.log(`TopicsEmulatorContainer.start() (create, start, health endpoint answering): ${seconds} s`);
 }, 180_000);
 
 afterAll(async () => {
