@@ -81,7 +81,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: 2048 },
     bodyLimit: settings.payloadLimitBytes,
-    forceCloseConnections: true,
+    // Idle keep-alive sockets close at once; sockets still writing a long-poll's answer finish it.
+    forceCloseConnections: 'idle',
     clientErrorHandler,
   });
   const context: EmulatorContext = {

@@ -34,6 +34,7 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
         },
       };
       topic.waiting.add(subscriber);
+      request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
       if (settings.longPollTimeoutMs > 0) {
         timer = clock.schedule(settings.longPollTimeoutMs, () => {
           topic.waiting.delete(subscriber);

@@ -1,0 +1,117 @@
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+
+const running: CliRun[] = [];
+function start(args: string[], env: Record<string, string> = {}): CliRun {
+  const run = runCli(args, env);
+  running.push(run);
+  return run;
+}
+afterEach(async () => {
+  for (const run of running.splice(0)) {
+    if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    await run.exited;
+  }
+});
+
+const KEY = 'topics-emulator-dev-key';
+
+describe('npx topics-emulator', () => {
+  it('prints the base URL, caches, dev key and curl lines that work when pasted', async () => {
+    const run = start(['--port', '0']);
+    const url = await baseUrlOf(run);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const banner = run.stdout();
+    expect(banner).toContain('Caches:    default-cache');
+    expect(banner).toContain(KEY);
+    // The printed curl lines, as a user would paste them.
+    const publishLine = /Publish:\s+(curl .*)/.exec(banner)![1]!;
+    expect(publishLine).toContain(`-H 'Authorization: ${KEY}'`);
+    const target = /(http:\/\/\S+)$/.exec(publishLine)![1]!;
+    expect((await fetch(target, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(204);
+    const subscribeTarget = /Subscribe:.*'(http:\/\/[^']+)'/.exec(banner)![1]!;
+    const body = await (await fetch(subscribeTarget, { headers: { authorization: KEY } })).json();
+    expect(body.items[0].item.value).toEqual({ text: 'hello' });
+  });
+
+  it('takes flags, environment variables and a YAML config file, flags winning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-'));
+    const config = join(dir, 'emulator.yaml');
+    writeFileSync(config, 'caches: [from-file]\npayloadLimitBytes: 10\napiKeys: [file-key-123456]\n');
+    const run = start(['--port', '0', '--config', config, '--api-key', 'flag-key-123456'], { TOPICS_EMULATOR_CACHES: 'env-a,env-b' });
+    const url = await baseUrlOf(run);
+    expect(run.stdout()).toContain('Caches:    env-a, env-b');
+    expect(run.stdout()).not.toContain('flag-key-123456'); // a configured key is not printed
+    const publish = (cache: string, body: string, key = 'flag-key-123456') =>
+      fetch(`${url}/topics/${cache}/t`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body });
+    expect((await publish('env-b', 'short')).status).toBe(204);
+    expect((await publish('from-file', 'short')).status).toBe(404);
+    expect((await publish('env-a', 'longer than ten')).status).toBe(413);
+    expect((await publish('env-a', 'short', 'file-key-123456')).status).toBe(401);
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port must be a whole number/],
+    [['--first-subscribe', 'sideways'], /first-subscribe/],
+    [['--bogus'], /unknown option '--bogus'/],
+    [['--retention', '0'], /retention must be >= 1/],
+    [['--config', '/no/such/file.yaml'], /Cannot read config file/],
+  ])('exits non-zero with a clear message for %j', async (args, message) => {
+    const run = start(args);
+    expect(await run.exited).not.toBe(0);
+    expect(run.stderr()).toMatch(message);
+  });
+
+  it('refuses a config file with an unknown setting, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-'));
+    const config = join(dir, 'bad.json');
+    writeFileSync(config, '{"caches": ["a"], "retenton": 5}');
+    const run = start(['--config', config]);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toContain("unknown setting 'retenton'");
+  });
+
+  it('prints its version and help', async () => {
+    const version = start(['--version']);
+    expect(await version.exited).toBe(0);
+    expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = start(['--help']);
+    expect(await help.exited).toBe(0);
+    for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level']) expect(help.stdout()).toContain(flag);
+  });
+
+  it('on SIGTERM answers waiting long-polls and exits 0', async () => {
+    const run = start(['--port', '0', '--log-level', 'debug']);
+    const url = await baseUrlOf(run);
+    const polls = Array.from({ length: 50 }, () => fetch(`${url}/topics/default-cache/quiet`, { headers: { authorization: KEY } }).then((r) => r.json()));
+    const parked = () => run.stdout().split('subscriber waiting').length - 1;
+    while (parked() < 50) await once(run.child.stdout, 'data');
+    run.child.kill('SIGTERM');
+    const bodies = await Promise.all(polls);
+    for (const body of bodies) expect(body).toEqual({ items: [] });
+    expect(await run.exited).toBe(0);
+  });
+
+  it('`token` prints a token the running emulator accepts, with the role it asked for', async () => {
+    const server = start(['--port', '0', '--signing-key', 'shared-signing-key-1234']);
+    const url = await baseUrlOf(server);
+    const tokenRun = start(['token', '--cache', 'default-cache', '--topic', 'news', '--role', 'subscribeonly', '--ttl', '10m', '--signing-key', 'shared-signing-key-1234']);
+    expect(await tokenRun.exited).toBe(0);
+    const token = tokenRun.stdout().trim();
+    expect(tokenRun.stderr()).toMatch(/expires at \d{4}-/);
+    await fetch(`${url}/topics/default-cache/news`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'n1' });
+    expect((await fetch(`${url}/topics/default-cache/news?sequence_number=1&token=${encodeURIComponent(token)}`)).status).toBe(200);
+    expect((await fetch(`${url}/topics/default-cache/news`, { method: 'POST', headers: { authorization: token, 'content-type': 'text/plain' }, body: 'x' })).status).toBe(403);
+    expect((await fetch(`${url}/topics/default-cache/other?sequence_number=1`, { headers: { authorization: token } })).status).toBe(403);
+  });
+
+  it('`token` refuses a lifetime over 25 hours', async () => {
+    const run = start(['token', '--ttl', '26h']);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toMatch(/25 hours/);
+  });
+});

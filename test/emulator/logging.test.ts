@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../emulator/logging.js';
+import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+
+let run: CliRun | undefined;
+afterEach(async () => {
+  if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
+  await run?.exited;
+});
+
+describe('credentials never reach a log line', () => {
+  it('masks the token query parameter wherever it stands', () => {
+    expect(redactUrl('/topics/c/t?token=abc&sequence_number=1')).toBe('/topics/c/t?token=[redacted]&sequence_number=1');
+    expect(redactUrl('/topics/c/t?sequence_number=1&TOKEN=abc')).toBe('/topics/c/t?sequence_number=1&TOKEN=[redacted]');
+    expect(redactUrl('/x?a=1&token=')).toBe('/x?a=1&token=[redacted]');
+  });
+
+  it('a run at trace level that used keys and tokens everywhere logs none of them', async () => {
+    const key = 'secret-key-AAAA-1111';
+    const signingKey = 'secret-signing-key-BBBB-2222';
+    run = runCli(['--port', '0', '--log-level', 'trace', '--api-key', key, '--signing-key', signingKey]);
+    const url = await baseUrlOf(run);
+    const topic = `${url}/topics/default-cache/logged`;
+    const post = (headers: Record<string, string>, path = topic) => fetch(path, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: 'm' });
+    expect((await post({ authorization: key })).status).toBe(204);
+    expect((await post({}, `${topic}?token=${key}`)).status).toBe(204);
+    expect((await post({ authorization: 'wrong-token-CCCC-3333' })).status).toBe(401);
+    expect((await post({ authorization: key }, `${topic}?token=${key}`)).status).toBe(400);
+    expect((await fetch(`${topic}?sequence_number=1&token=${key}`)).status).toBe(200);
+    expect((await fetch(`${url}/nowhere?token=${key}`)).status).toBe(404);
+    expect((await fetch(`${topic}?sequence_number=x&token=${key}`)).status).toBe(400);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const logs = run.stdout() + run.stderr();
+    expect(logs).toContain('"level"'); // it did log, at trace level
+    expect(logs).toContain('[redacted]');
+    for (const secret of [key, signingKey, 'wrong-token-CCCC-3333']) expect(logs).not.toContain(secret);
+  });
+});

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await testEmulator({ retention: 5, maxBatch: 3 });
+});
+afterAll(() => t.close());
+
+const C = 'default-cache';
+let n = 0;
+const fresh = () => `subscribe-${++n}`;
+const store = () => t.emulator.context.store;
+const waitingOn = (topic: string) => store().find(C, topic)?.waiting.size ?? 0;
+const numbers = (items: any[]) => items.map((e) => e.item?.topic_sequence_number);
+
+async function publishAll(topic: string, count: number): Promise<void> {
+  for (let i = 1; i <= count; i++) expect((await t.publish(C, topic, `m${i}`)).status).toBe(204);
+}
+
+describe('subscribe', () => {
+  it('numbers messages from 1, contiguous, all on one page', async () => {
+    const topic = fresh();
+    await publishAll(topic, 3);
+    const { json } = await t.subscribe(C, topic, { seq: 1, page: 0 });
+    expect(numbers(json.items)).toEqual([1, 2, 3]);
+    const pages = new Set(json.items.map((e: any) => e.item.sequence_page));
+    expect(pages.size).toBe(1);
+    expect([...pages][0]).toBeGreaterThan(0);
+  });
+
+  it('a first request (0, 0) begins at the latest retained message', async () => {
+    const topic = fresh();
+    await publishAll(topic, 3);
+    const { json } = await t.subscribe(C, topic, { seq: 0, page: 0 });
+    expect(json.items).toHaveLength(1);
+    expect(json.items[0].item).toMatchObject({ topic_sequence_number: 3, value: { text: 'm3' } });
+  });
+
+  it('a first request without any query behaves like (0, 0)', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    expect(numbers((await t.subscribe(C, topic)).json.items)).toEqual([2]);
+  });
+
+  it('a first request on an empty topic blocks until a publish, then answers it', async () => {
+    const topic = fresh();
+    const pending = t.subscribe(C, topic, { seq: 0, page: 0 });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    await t.publish(C, topic, 'first');
+    const { json } = await pending;
+    expect(json.items).toEqual([{ item: { sequence_page: expect.any(Number), topic_sequence_number: 1, value: { text: 'first' } } }]);
+  });
+
+  it('resumes at n, including n, capped by the batch size; advancing with last + 1 loses nothing', async () => {
+    const topic = fresh();
+    await publishAll(topic, 5);
+    const first = await t.subscribe(C, topic, { seq: 2, page: 0 });
+    expect(numbers(first.json.items)).toEqual([2, 3, 4]);
+    const page = first.json.items[0].item.sequence_page;
+    const second = await t.subscribe(C, topic, { seq: 5, page });
+    expect(numbers(second.json.items)).toEqual([5]);
+  });
+
+  it('a resume at the next number waits for the publish, then answers exactly it', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    const page = store().find(C, topic)!.page;
+    const pending = t.subscribe(C, topic, { seq: 3, page });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    await t.publish(C, topic, 'm3');
+    expect((await pending).json.items).toEqual([{ item: { sequence_page: page, topic_sequence_number: 3, value: { text: 'm3' } } }]);
+  });
+
+  it('a resume older than the retained range gets a same-page discontinuity, then the retained items', async () => {
+    const topic = fresh();
+    await publishAll(topic, 8); // retention 5: 4..8 retained
+    const page = store().find(C, topic)!.page;
+    const { json } = await t.subscribe(C, topic, { seq: 2, page });
+    expect(json.items[0]).toEqual({ discontinuity: { last_topic_sequence: 1, new_topic_sequence: 4, new_sequence_page: page } });
+    expect(numbers(json.items.slice(1))).toEqual([4, 5, 6]);
+  });
+
+  it('a resume ahead of the stream answers a discontinuity alone, pointing at the next number', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    const page = store().find(C, topic)!.page;
+    const { json } = await t.subscribe(C, topic, { seq: 10, page });
+    expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 9, new_topic_sequence: 3, new_sequence_page: page } }]);
+  });
+
+  it('a stale or unknown page answers a discontinuity to the current page, then its messages', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    const page = store().find(C, topic)!.page;
+    const { json } = await t.subscribe(C, topic, { seq: 300, page: 5435435 });
+    expect(json.items[0]).toEqual({ discontinuity: { last_topic_sequence: 299, new_topic_sequence: 1, new_sequence_page: page } });
+    expect(numbers(json.items.slice(1))).toEqual([1, 2]);
+  });
+
+  it('after a page change, a waiting subscriber is told at once, and resumes from 1 on the new page', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    const oldPage = store().find(C, topic)!.page;
+    const pending = t.subscribe(C, topic, { seq: 3, page: oldPage });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    const newPage = store().changePage(C, topic);
+    expect(newPage).toBeGreaterThan(oldPage);
+    const { json } = await pending;
+    expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: newPage } }]);
+    await t.publish(C, topic, 'after reset');
+    const next = await t.subscribe(C, topic, { seq: 1, page: newPage });
+    expect(next.json.items).toEqual([{ item: { sequence_page: newPage, topic_sequence_number: 1, value: { text: 'after reset' } } }]);
+  });
+
+  it('delivers binary as base64 of the exact bytes', async () => {
+    const topic = fresh();
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    await t.publish(C, topic, bytes);
+    const value = (await t.subscribe(C, topic, { seq: 1 })).json.items[0].item.value;
+    expect(Object.keys(value)).toEqual(['binary']);
+    expect(new Uint8Array(Buffer.from(value.binary, 'base64'))).toEqual(bytes);
+  });
+
+  it('wakes every waiting subscriber on a publish; all see the same message with the same number', async () => {
+    const topic = fresh();
+    await publishAll(topic, 1);
+    const page = store().find(C, topic)!.page;
+    const pending = [
+      ...Array.from({ length: 5 }, () => t.subscribe(C, topic, { seq: 2, page })),
+      ...Array.from({ length: 5 }, () => t.subscribe(C, topic, { seq: 2, page: 0 })),
+    ];
+    await until(() => waitingOn(topic) === 10, 'ten subscribers to wait');
+    await t.publish(C, topic, 'fan-out');
+    const bodies = (await Promise.all(pending)).map((r) => r.json);
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
+    expect(bodies[0].items[0].item).toMatchObject({ topic_sequence_number: 2, value: { text: 'fan-out' } });
+    expect(waitingOn(topic)).toBe(0);
+  });
+
+  it('a long-poll that sees nothing until the timeout answers 200 with empty items (virtual clock)', async () => {
+    const local = await testEmulator({ longPollTimeoutMs: 30_000 });
+    try {
+      local.emulator.context.clock.freeze();
+      const pending = local.subscribe(C, 'quiet', { seq: 0, page: 0 });
+      await until(() => local.emulator.context.store.find(C, 'quiet')?.waiting.size === 1, 'the subscriber to wait');
+      local.emulator.context.clock.advance(29_999);
+      expect(local.emulator.context.store.find(C, 'quiet')!.waiting.size).toBe(1);
+      local.emulator.context.clock.advance(1);
+      const reply = await pending;
+      expect(reply.status).toBe(200);
+      expect(reply.json).toEqual({ items: [] });
+      expect(local.emulator.context.store.find(C, 'quiet')!.waiting.size).toBe(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('a client that disconnects while waiting leaves nothing behind', async () => {
+    const topic = fresh();
+    const controllers = Array.from({ length: 20 }, () => new AbortController());
+    const pending = controllers.map((c) => t.subscribe(C, topic, { seq: 0 }, { signal: c.signal }).catch((e: Error) => e));
+    await until(() => waitingOn(topic) === 20, 'twenty subscribers to wait');
+    const timersBefore = t.emulator.context.clock.state().pendingTimers;
+    for (const c of controllers) c.abort();
+    await Promise.all(pending);
+    await until(() => waitingOn(topic) === 0, 'the aborted subscribers to be forgotten');
+    expect(t.emulator.context.clock.state().pendingTimers).toBe(timersBefore - 20);
+    // The topic still works for the next subscriber.
+    await t.publish(C, topic, 'after');
+    expect(numbers((await t.subscribe(C, topic, { seq: 1 })).json.items)).toEqual([1]);
+  });
+
+  it('answers 400 for malformed query numbers', async () => {
+    for (const query of ['sequence_number=-1', 'sequence_number=abc', 'sequence_page=1.5', 'sequence_number=1&sequence_number=2', `sequence_number=${2 ** 53}`]) {
+      const reply = await t.subscribe(C, 'q', {}, { query });
+      expect(reply.status, query).toBe(400);
+      expect(reply.json.code).toBe('invalid_parameter');
+    }
+  });
+
+  it('answers 404 for a cache that does not exist', async () => {
+    const reply = await t.subscribe('no-such-cache', 'x', { seq: 0 });
+    expect(reply.status).toBe(404);
+    expect(reply.json.code).toBe('cache_not_found');
+  });
+
+  it('closing the emulator answers every waiting subscriber with empty items', async () => {
+    const local = await testEmulator();
+    const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'shutdown', { seq: 0 }));
+    await until(() => local.emulator.context.store.find(C, 'shutdown')?.waiting.size === 3, 'three subscribers to wait');
+    await local.close();
+    for (const reply of await Promise.all(pending)) expect(reply.json).toEqual({ items: [] });
+  });
+});
