@@ -8,4 +8,13 @@ export {
   TOPICS_EMULATOR_PORT,
   TopicsEmulatorContainer,
 } from './topics-emulator-container.js';
-export type { FaultRule, IssuedToken, ScenarioSource, TokenRequest } from './topics-emulator-container.js';
+export type {
+  ClockChange,
+  ControlAnswer,
+  Fault,
+  FaultRule,
+  IssuedToken,
+  ScenarioSource,
+  TokenRequest,
+  TopicResetSchedule,
+} from './topics-emulator-container.js';

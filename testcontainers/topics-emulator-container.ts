@@ -20,30 +20,57 @@ const SCENARIO_DIR = '/tmp/topics-emulator';
 /** A scenario: a path to a YAML or JSON file on this machine, or the scenario itself as an object. */
 export type ScenarioSource = string | Record<string, unknown>;
 
-/** A fault rule of the control plane (POST /_emulator/faults); see openapi/control.yaml. */
+// The control plane's shapes, loosely typed on purpose: openapi/control.yaml is the reference,
+// and the emulator validates every body (400 invalid_body names what is wrong).
+
+/** A fault rule (POST /_emulator/faults), e.g. `{ operation: 'publish', status: 429, count: 1 }`. */
 export interface FaultRule {
   operation?: 'publish' | 'subscribe' | 'any';
   cache?: string;
   topic?: string;
-  status?: number;
+  topicPrefix?: string;
+  tokenId?: string;
+  status?: 400 | 401 | 403 | 404 | 429 | 500 | 503;
+  code?: string;
+  message?: string;
   retryAfterSeconds?: number;
+  drop?: true;
+  delayMs?: number;
   count?: number;
   [field: string]: unknown;
 }
 
-/** A token request of the control plane (POST /_emulator/tokens). */
+/** A fault rule as the control plane holds it. */
+export interface Fault {
+  id: string;
+  rule: FaultRule;
+  [field: string]: unknown;
+}
+
+/** A token request (POST /_emulator/tokens). */
 export interface TokenRequest {
   permissions: Array<{ role: 'publishsubscribe' | 'subscribeonly' | 'publishonly'; cache: string; topic?: string; topicPrefix?: string }>;
   ttlSeconds?: number;
   tokenId?: string;
-  [field: string]: unknown;
 }
 
 export interface IssuedToken {
+  /** The portable token, for the Authorization header. */
   token: string;
   expiresAt: string;
-  [field: string]: unknown;
+  tokenId?: string;
 }
+
+/** When a topic reset happens: now (no schedule), after message K, or after some clock time. */
+export type TopicResetSchedule = { afterSequenceNumber: number } | { afterMs: number };
+
+export interface ClockChange {
+  mode?: 'real' | 'virtual';
+  setTo?: string | number;
+  advanceMs?: number;
+}
+
+export type ControlAnswer = Record<string, unknown>;
 
 export class TopicsEmulatorContainer extends GenericContainer {
   private apiKey = DEFAULT_API_KEY;
@@ -143,33 +170,61 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
     return this.adminKey;
   }
 
-  /** Back to a clean start: topics, messages, faults, issued tokens, the clock. */
-  public async reset(): Promise<void> {
-    await this.control('POST', '/_emulator/reset');
+  /** Back to a clean start without a restart: topics, messages, faults, token withdrawals, the clock. */
+  public async reset(): Promise<ControlAnswer> {
+    return this.control('POST', '/_emulator/reset');
   }
 
-  /** Evicts and recreates a topic now (a new page); returns the control plane's answer. */
-  public async resetTopic(cache: string, topic: string): Promise<Record<string, unknown>> {
-    return this.control('POST', `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`);
+  /** Everything the emulator holds now: topics, waiting subscribers, faults, the clock. */
+  public async getState(): Promise<ControlAnswer> {
+    return this.control('GET', '/_emulator/state');
   }
 
-  /** Adds a fault rule; returns the control plane's answer, which includes the rule's id. */
-  public async injectFault(rule: FaultRule): Promise<Record<string, unknown>> {
-    return this.control('POST', '/_emulator/faults', rule);
+  /** Evicts and recreates a topic (a page change), now or when scheduled. */
+  public async resetTopic(cache: string, topic: string, schedule?: TopicResetSchedule): Promise<ControlAnswer> {
+    return this.control('POST', `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`, schedule);
   }
 
-  /** Moves the emulator's virtual clock forward. */
-  public async advanceClock(ms: number): Promise<Record<string, unknown>> {
-    return this.control('POST', '/_emulator/clock', { advanceMs: ms });
+  /** Adds a fault rule; the answer carries its id. */
+  public async injectFault(rule: FaultRule): Promise<Fault> {
+    return (await this.control('POST', '/_emulator/faults', rule)) as Fault;
+  }
+
+  public async removeFault(id: string): Promise<ControlAnswer> {
+    return this.control('DELETE', `/_emulator/faults/${encodeURIComponent(id)}`);
+  }
+
+  public async clearFaults(): Promise<ControlAnswer> {
+    return this.control('DELETE', '/_emulator/faults');
+  }
+
+  /** Moves the emulator's clock forward (waiting long-polls past their timeout are answered at once). */
+  public async advanceClock(ms: number): Promise<ControlAnswer> {
+    return this.setClock({ advanceMs: ms });
+  }
+
+  /** Freezes, sets, advances the clock, or returns it to real time. */
+  public async setClock(change: ClockChange): Promise<ControlAnswer> {
+    return this.control('POST', '/_emulator/clock', change);
   }
 
   /** Signs a token with the given permissions. */
   public async issueToken(request: TokenRequest): Promise<IssuedToken> {
-    return (await this.control('POST', '/_emulator/tokens', request)) as IssuedToken;
+    return (await this.control('POST', '/_emulator/tokens', request)) as unknown as IssuedToken;
+  }
+
+  /** Every token with this id expires (401 expired_token), now or after `afterMs` of clock time. */
+  public async expireToken(tokenId: string, afterMs?: number): Promise<ControlAnswer> {
+    return this.control('POST', `/_emulator/tokens/${encodeURIComponent(tokenId)}/expire`, afterMs === undefined ? undefined : { afterMs });
+  }
+
+  /** Every token with this id is revoked (401 invalid_token), now or after `afterMs` of clock time. */
+  public async revokeToken(tokenId: string, afterMs?: number): Promise<ControlAnswer> {
+    return this.control('POST', `/_emulator/tokens/${encodeURIComponent(tokenId)}/revoke`, afterMs === undefined ? undefined : { afterMs });
   }
 
   /** Any other control-plane call: the admin key is sent, JSON in and out. */
-  public async control(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  public async control(method: string, path: string, body?: unknown): Promise<ControlAnswer> {
     const headers: Record<string, string> = { [ADMIN_KEY_HEADER]: this.adminKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.getBaseUrl()}${path}`, {
@@ -184,7 +239,7 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
     } catch {
       parsed = { message: text };
     }
-    const json = (typeof parsed === 'object' && parsed !== null ? parsed : { value: parsed }) as Record<string, unknown>;
+    const json = (typeof parsed === 'object' && parsed !== null ? parsed : { value: parsed }) as ControlAnswer;
     if (!response.ok) {
       const code = typeof json['code'] === 'string' ? json['code'] : undefined;
       const message = typeof json['message'] === 'string' ? json['message'] : text;

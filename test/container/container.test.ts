@@ -71,15 +71,19 @@ describe('TopicsEmulatorContainer', () => {
   });
 
   it('refuses control-plane calls without the admin key, since it listens beyond loopback', async () => {
-    const response = await fetch(`${started().getBaseUrl()}/_emulator/reset`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
-    expect([401, 403], `${response.status} ${await response.text()}; logs:\n${containerLogs}`).toContain(response.status);
+    const url = `${started().getBaseUrl()}/_emulator/reset`;
+    const missing = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+    expect(await missing.json(), `logs:\n${containerLogs}`).toMatchObject({ code: 'admin_key_required' });
+    expect(missing.status).toBe(401);
+    const wrong = await fetch(url, { method: 'POST', headers: { 'x-emulator-admin-key': 'wrong' }, signal: AbortSignal.timeout(10_000) });
+    expect(wrong.status).toBe(403);
   });
 
   it('answers the next publish with an injected 429, then recovers', async () => {
     const emulator = started();
     const topic = 'fault';
     const rule = await emulator.injectFault({ operation: 'publish', cache: 'default-cache', topic, status: 429, retryAfterSeconds: 1, count: 1 });
-    expect(rule['id']).toBeDefined();
+    expect(typeof rule.id).toBe('string');
 
     const limited = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', topic, 'm1');
     expect(limited.status).toBe(429);
@@ -108,6 +112,15 @@ describe('TopicsEmulatorContainer', () => {
 });
 
 describe('the image', () => {
+  it('refuses to start beyond loopback with the control plane on and no admin key', async () => {
+    const result = await run('docker', ['run', '--rm', image], { timeout: 60_000 }).then(
+      ({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }),
+      (error: { stdout?: string; stderr?: string }) => ({ failed: true, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    );
+    expect(result.failed, result.output).toBe(true);
+    expect(result.output).toMatch(/admin.key/i);
+  }, 90_000);
+
   it('reports healthy through its HEALTHCHECK; prints its size and the time from start to healthy', async () => {
     const { stdout: size } = await run('docker', ['image', 'inspect', image, '--format', '{{.Size}}'], { timeout: 20_000 });
     const { stdout: created } = await run(
