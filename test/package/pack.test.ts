@@ -99,6 +99,19 @@ describe('npm package', () => {
     }
   });
 
+  it('points every exports entry at files the package holds', async () => {
+    const paths = new Set(packed.files.map((f) => f.path));
+    const manifest = JSON.parse(await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8')) as { exports: unknown };
+    const targets: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    collect(manifest.exports);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((target) => !paths.has(target))).toEqual([]);
+  });
+
   it('imports as an ES module library: startEmulator() serves health', async () => {
     await writeFile(
       join(projectDir, 'check.mjs'),
