@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { conformance } from './figures/conformance.js';
 import { fanout } from './figures/fanout.js';
 import { oursSpec, type BenchContext, type BenchOptions, type Figure, type Row } from './figures/figure.js';
@@ -9,13 +9,17 @@ import { memoryLongRun } from './figures/memory-long-run.js';
 import { startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
 import { SwarmProcess } from './load/swarm-process.js';
+import { profilePath, type ProfiledPath } from './profile/profile-path.js';
 import { emulatorCli, emulatorModule } from './paths.js';
+import type { ServerSpec } from './servers/server-spec.js';
 import { describeMachine } from './report/machine.js';
 import { formatTable } from './report/table.js';
 
 // `npm run bench [-- --json [PATH]] [--long] [--runs N] [--only a,b]`: every figure of issue 6,
 // each side by side with its baseline in the same run, as one table (or JSON).
 // Start-up runs first, while nothing else of the bench is alive.
+// `npm run bench -- --profile publish|fanout`: a CPU profile of the emulator on that path instead.
+// `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
 const figures: Figure[] = [startup, throughput, latency, fanout, idle, memoryLongRun, conformance];
 
@@ -24,10 +28,13 @@ interface Arguments {
   json: boolean;
   jsonPath: string | undefined;
   only: string[] | undefined;
+  profile: ProfiledPath | undefined;
+  /** A built emulator other than dist/ (e.g. an experiment's dist), for comparisons. */
+  distDir: string | undefined;
 }
 
 function parseArguments(argv: string[]): Arguments {
-  const parsed: Arguments = { options: { long: false, runs: 3 }, json: false, jsonPath: undefined, only: undefined };
+  const parsed: Arguments = { options: { long: false, runs: 3 }, json: false, jsonPath: undefined, only: undefined, profile: undefined, distDir: undefined };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = argv[i + 1];
@@ -41,12 +48,18 @@ function parseArguments(argv: string[]): Arguments {
     } else if (argument === '--runs' && value !== undefined) {
       parsed.options.runs = Math.max(1, Number.parseInt(value, 10));
       i++;
+    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout')) {
+      parsed.profile = value;
+      i++;
+    } else if (argument === '--dist' && value !== undefined) {
+      parsed.distDir = resolve(process.env.INIT_CWD ?? process.cwd(), value);
+      i++;
     } else if (argument === '--only' && value !== undefined) {
       parsed.only = value.split(',');
       i++;
     } else {
       const names = figures.map((figure) => figure.name).join(',');
-      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}]\n`);
+      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout\n`);
       process.exit(2);
     }
   }
@@ -58,18 +71,31 @@ const machine = describeMachine();
 const log = (message: string): void => {
   process.stderr.write(`[bench] ${message}\n`);
 };
-const built = existsSync(emulatorModule) && existsSync(emulatorCli);
-if (!built) log(`the emulator is not built (${emulatorModule}): measuring the baselines only; run \`npm run build\``);
+const oursModule = args.distDir === undefined ? emulatorModule : join(args.distDir, 'emulator', 'index.js');
+const oursCli = args.distDir === undefined ? emulatorCli : join(args.distDir, 'emulator', 'cli.js');
+const built = existsSync(oursModule) && existsSync(oursCli);
+if (!built) log(`the emulator is not built (${oursModule}): measuring the baselines only; run \`npm run build\``);
 if (machine.loadAverage > machine.cpus / 2) log(`load average ${machine.loadAverage.toFixed(2)} on ${machine.cpus} CPUs: others are busy, figures will be noisy`);
 
 const swarm = await SwarmProcess.start();
 const context: BenchContext = {
   options: args.options,
   swarm,
-  ours: built ? oursSpec(emulatorModule) : undefined,
-  emulatorCli: built ? emulatorCli : undefined,
+  ours: built ? oursSpec(oursModule) : undefined,
+  emulatorCli: built ? oursCli : undefined,
   log,
 };
+if (args.profile !== undefined) {
+  try {
+    if (context.ours === undefined) throw new Error('the emulator is not built: nothing to profile');
+    const baseline: ServerSpec = { kind: args.profile === 'publish' ? 'b-fastify' : 'b-ref' };
+    for (const spec of [context.ours, baseline]) process.stdout.write(`${await profilePath(args.profile, spec, swarm, log)}\n`);
+  } finally {
+    await swarm.stop();
+  }
+  process.exit(0);
+}
+
 const rows: Row[] = [];
 const details: Record<string, unknown> = {};
 let failed = false;

@@ -28,7 +28,7 @@ function checkpoint(published: number, memory: MemoryUsage): Checkpoint {
 export const memoryLongRun: Figure = {
   name: 'memory',
   async run(context: BenchContext): Promise<FigureResult> {
-    const total = context.options.long ? 1_000_000 : 250_000;
+    const total = context.options.long ? 1_000_000 : 150_000;
     const figure = `memory, ${total.toLocaleString('en')} publishes over ${topicCount.toLocaleString('en')} topics`;
     if (context.ours === undefined) {
       return {

@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { devCredentials, publishHeaders, topicPath } from '../load/publisher.js';
 import { ServerProcess } from '../servers/server-process.js';
 import { median } from '../stats.js';
+import { nowMs } from '../clock.js';
 import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
 
 // Publish throughput: autocannon with 100 connections POSTing text to one topic, authenticated
@@ -16,9 +17,13 @@ interface Sample {
   requestsPerSecond: number;
   errors: number;
   non2xx: number;
+  /** Share of one CPU the server used during the run: well under 1 means the load generator, not the server, was the limit. */
+  serverCpu: number;
 }
 
 async function load(server: ServerProcess, seconds: number): Promise<Sample> {
+  const cpuBefore = await server.cpuMs();
+  const started = nowMs();
   const result = await autocannon({
     url: `${server.url}${topicPath(devCredentials, 'bench-throughput')}`,
     connections,
@@ -27,7 +32,8 @@ async function load(server: ServerProcess, seconds: number): Promise<Sample> {
     headers: publishHeaders(devCredentials),
     body,
   });
-  return { requestsPerSecond: result.requests.average, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  const serverCpu = (await server.cpuMs() - cpuBefore) / (nowMs() - started);
+  return { requestsPerSecond: result.requests.average, errors: result.errors + result.timeouts, non2xx: result.non2xx, serverCpu };
 }
 
 export const throughput: Figure = {
@@ -45,7 +51,7 @@ export const throughput: Figure = {
       for (let i = 0; i < context.options.runs; i++) {
         for (const server of runOrder(i, ours, baseline)) {
           const sample = await load(server, runSeconds);
-          context.log(`throughput: ${server.kind} run ${i + 1}: ${sample.requestsPerSecond.toFixed(0)} req/s`);
+          context.log(`throughput: ${server.kind} run ${i + 1}: ${sample.requestsPerSecond.toFixed(0)} req/s, server CPU ${(sample.serverCpu * 100).toFixed(0)}%`);
           samples.get(server)?.push(sample);
         }
       }
@@ -54,8 +60,12 @@ export const throughput: Figure = {
     }
     const rate = (server: ServerProcess | undefined): number | null =>
       server === undefined ? null : median((samples.get(server) ?? []).map((sample) => sample.requestsPerSecond));
+    const baselineCpu = median((samples.get(baseline) ?? []).map((sample) => sample.serverCpu));
+    const generatorBound = baselineCpu < 0.85 ? `; B-fastify used only ${(baselineCpu * 100).toFixed(0)}% of a CPU: the load generator, not B-fastify, set its rate, so the ratio flatters ours` : '';
     const failures = ours === undefined ? 0 : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.errors + sample.non2xx, 0);
     const ratio = ratioOf(rate(ours), rate(baseline));
+    const cpuOf = (server: ServerProcess | undefined): string =>
+      server === undefined ? 'n/a' : `${(median((samples.get(server) ?? []).map((sample) => sample.serverCpu)) * 100).toFixed(0)}%`;
     const row: Row = {
       figure: `publish throughput (${connections} connections, authenticated)`,
       unit: 'req/s',
@@ -65,7 +75,7 @@ export const throughput: Figure = {
       ratio,
       target: '≥ 0.8×',
       pass: ratio === null ? null : ratio >= 0.8 && failures === 0,
-      ...(failures > 0 ? { note: `${failures} failed or non-2xx publishes` } : {}),
+      note: `server CPU per run: ours ${cpuOf(ours)}, B-fastify ${cpuOf(baseline)}${failures > 0 ? `; ${failures} failed or non-2xx publishes` : ''}${generatorBound}`,
     };
     return {
       rows: [row],

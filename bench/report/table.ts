@@ -3,7 +3,7 @@ import type { Machine } from './machine.js';
 
 function formatNumber(value: number | null, unit: string): string {
   if (value === null || Number.isNaN(value)) return 'n/a';
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  const digits = unit === 'errors' || Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   const text = value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return unit === '×' ? `${text}×` : `${text} ${unit}`;
 }

@@ -85,6 +85,11 @@ serveParent({
       await pause(2);
     }
   },
+  /** CPU time used by this process so far (user + system, ms), to tell a saturated server from an idle one. */
+  cpu: () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  },
   eldStart: (args: { resolutionMs?: number }) => {
     delay?.disable();
     delayResolutionMs = args.resolutionMs ?? 10;

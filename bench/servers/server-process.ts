@@ -55,6 +55,11 @@ export class ServerProcess {
     return this.child.call('waitInflight', { count, timeoutMs }, timeoutMs + 5_000);
   }
 
+  /** CPU milliseconds the server's process has used so far. */
+  cpuMs(): Promise<number> {
+    return this.child.call('cpu');
+  }
+
   startLoopDelay(resolutionMs = 10): Promise<boolean> {
     return this.child.call('eldStart', { resolutionMs });
   }
