@@ -113,12 +113,21 @@ describe('TopicsEmulatorContainer', () => {
 
 describe('the image', () => {
   it('refuses to start beyond loopback with the control plane on and no admin key', async () => {
-    const result = await run('docker', ['run', '--rm', image], { timeout: 60_000 }).then(
-      ({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }),
-      (error: { stdout?: string; stderr?: string }) => ({ failed: true, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
-    );
-    expect(result.failed, result.output).toBe(true);
-    expect(result.output).toMatch(/admin.key/i);
+    // Named, so that the container goes even if the client times out (killing the client leaves it).
+    const name = `topics-emulator-no-admin-key-${process.pid}`;
+    try {
+      const result = await run('docker', ['run', '--rm', '--name', name, image], { timeout: 30_000 }).then(
+        ({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }),
+        (error: { stdout?: string; stderr?: string; message: string }) => ({
+          failed: true,
+          output: `${error.stdout ?? ''}${error.stderr ?? ''}` || error.message,
+        }),
+      );
+      expect(result.failed, result.output).toBe(true);
+      expect(result.output).toMatch(/admin.key/i);
+    } finally {
+      await run('docker', ['rm', '-f', name], { timeout: 30_000 }).catch(() => undefined);
+    }
   }, 90_000);
 
   it('reports healthy through its HEALTHCHECK; prints its size and the time from start to healthy', async () => {
