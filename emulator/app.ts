@@ -81,8 +81,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: 2048 },
     bodyLimit: settings.payloadLimitBytes,
-    // Idle keep-alive sockets close at once; sockets still writing a long-poll's answer finish it.
-    forceCloseConnections: 'idle',
+    // close() answers and flushes every long-poll first (index.ts), so every socket left can go.
+    forceCloseConnections: true,
     clientErrorHandler,
   });
   const context: EmulatorContext = {

@@ -62,6 +62,9 @@ const serverOptions = [
     .env(`${ENV}LONG_POLL_TIMEOUT`)
     .argParser(duration(1)),
   new Option('--first-subscribe <where>', 'where a first subscribe begins (default latest)').env(`${ENV}FIRST_SUBSCRIBE`).choices(['latest', 'next', 'oldest']),
+  new Option('--max-waiting <count>', 'most subscribers waiting at once; one more gets 429 (default 20000)')
+    .env(`${ENV}MAX_WAITING`)
+    .argParser(wholeNumber('--max-waiting')),
   new Option('--cors-origin <origin>', "an origin allowed by CORS (repeatable; default '*')").env(`${ENV}CORS_ORIGINS`).argParser(list),
   new Option('--endpoint <host>', 'the endpoint written into portable tokens (default host:port)').env(`${ENV}ENDPOINT`),
   new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
@@ -81,6 +84,7 @@ interface ServerFlags {
   maxBatch?: number;
   longPollTimeout?: number;
   firstSubscribe?: EmulatorSettings['firstSubscribe'];
+  maxWaiting?: number;
   corsOrigin?: string[];
   endpoint?: string;
   logLevel?: EmulatorSettings['logLevel'];
@@ -100,6 +104,7 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     maxBatch: flags.maxBatch,
     longPollTimeoutMs: flags.longPollTimeout,
     firstSubscribe: flags.firstSubscribe,
+    maxWaitingSubscribers: flags.maxWaiting,
     corsOrigins: flags.corsOrigin,
     endpoint: flags.endpoint,
     logLevel: flags.logLevel,

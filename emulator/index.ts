@@ -27,6 +27,9 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** How long close() lets long-poll answers flush before it closes their sockets regardless. */
+const FLUSH_BOUND_MS = 500;
+
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
@@ -52,7 +55,14 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     issueToken: (request) => issueToken(request, signingKeyBytes(settings.signingKey), clock.now(), endpoint),
     close() {
       closing ??= (async () => {
-        context.store.clear();
+        // Answer every waiting subscriber and let the answers leave before sockets are closed.
+        const answered = context.store.clear();
+        let bound: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.all(answered.map((s) => s.flushed())),
+          new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
+        ]);
+        clearTimeout(bound);
         await app.close();
       })();
       return closing;

@@ -22,6 +22,8 @@ export interface EmulatorSettings {
   /** How long a subscribe request waits with nothing to answer; 0 = forever. */
   longPollTimeoutMs: number;
   firstSubscribe: FirstSubscribe;
+  /** Most subscribers waiting at once, across every topic; one more gets 429. */
+  maxWaitingSubscribers: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Origins allowed by CORS; ['*'] allows any. */
   corsOrigins: string[];
@@ -43,6 +45,7 @@ export const defaultSettings: EmulatorSettings = {
   maxBatch: 100,
   longPollTimeoutMs: 60_000,
   firstSubscribe: 'latest',
+  maxWaitingSubscribers: 20_000,
   logLevel: 'info',
   corsOrigins: ['*'],
 };
@@ -62,6 +65,7 @@ export const settingsSchema = {
     maxBatch: { type: 'integer', minimum: 1, maximum: 10_000 },
     longPollTimeoutMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
     firstSubscribe: { enum: ['latest', 'next', 'oldest'] },
+    maxWaitingSubscribers: { type: 'integer', minimum: 1, maximum: 10_000_000 },
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     corsOrigins: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
     endpoint: { type: 'string', minLength: 1 },

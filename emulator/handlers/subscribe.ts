@@ -1,5 +1,6 @@
 import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
 import type { ClockTimer } from '../clock.js';
+import { EmulatorError } from '../errors.js';
 import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from '../topics/subscriber.js';
 
 interface SubscribeQuery {
@@ -21,6 +22,9 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       const ready = topic.read(cursor);
       if (ready !== undefined) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(ready);
 
+      if (store.waitingCount() >= settings.maxWaitingSubscribers) {
+        throw new EmulatorError('limit_exceeded', `Too many waiting subscribers (the limit is ${settings.maxWaitingSubscribers}): try again shortly.`, { 'retry-after': '1' });
+      }
       let timer: ClockTimer | undefined;
       let answered = false;
       const subscriber: WaitingSubscriber = {
@@ -32,21 +36,28 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
           timer?.cancel();
           void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(body);
         },
+        flushed: () =>
+          new Promise<void>((resolve) => {
+            if (reply.raw.writableFinished || reply.raw.destroyed) return resolve();
+            reply.raw.once('finish', resolve).once('close', resolve);
+          }),
       };
-      topic.waiting.add(subscriber);
+      topic.park(subscriber);
       request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
       if (settings.longPollTimeoutMs > 0) {
         timer = clock.schedule(settings.longPollTimeoutMs, () => {
-          topic.waiting.delete(subscriber);
+          topic.unpark(subscriber);
           subscriber.answer(EMPTY_ITEMS_BODY);
         });
       }
-      // A client that goes away while waiting leaves nothing behind.
+      // A client that goes away while waiting leaves nothing behind: not the subscriber, not
+      // its timer, and not its socket (Node keeps a half-closed one open for the answer).
       reply.raw.once('close', () => {
         if (answered) return;
         answered = true;
-        topic.waiting.delete(subscriber);
+        topic.unpark(subscriber);
         timer?.cancel();
+        reply.raw.destroy();
       });
       return reply;
     },

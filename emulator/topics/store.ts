@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { PageSource } from './page-source.js';
-import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
-import { EMPTY_ITEMS_BODY } from './subscriber.js';
+import { Topic, type TopicSettings, type TopicSnapshot, type WaitingCount } from './topic.js';
+import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from './subscriber.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -15,13 +15,14 @@ export interface TopicStore {
   changePage(cache: string, topic: string): number;
   snapshot(): TopicSnapshot[];
   waitingCount(): number;
-  /** Answers every waiting subscriber with empty items and forgets every topic. */
-  clear(): void;
+  /** Answers every waiting subscriber with empty items and forgets every topic; returns those answered. */
+  clear(): WaitingSubscriber[];
 }
 
 export class InMemoryTopicStore implements TopicStore {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
+  private readonly waiting: WaitingCount = { value: 0 };
 
   constructor(
     cacheNames: readonly string[],
@@ -45,7 +46,7 @@ export class InMemoryTopicStore implements TopicStore {
     if (!topics) throw new RangeError(`no cache ${cache}`);
     let topic = topics.get(name);
     if (!topic) {
-      topic = new Topic(cache, name, this.pages.next(), this.settings);
+      topic = new Topic(cache, name, this.pages.next(), this.settings, this.waiting);
       topics.set(name, topic);
     }
     return topic;
@@ -70,13 +71,12 @@ export class InMemoryTopicStore implements TopicStore {
   }
 
   waitingCount(): number {
-    let n = 0;
-    for (const topic of this.topics()) n += topic.waiting.size;
-    return n;
+    return this.waiting.value;
   }
 
-  clear(): void {
-    for (const topic of this.topics()) topic.answerAllWaiting(EMPTY_ITEMS_BODY);
+  clear(): WaitingSubscriber[] {
+    const answered = [...this.topics()].flatMap((topic) => topic.answerAllWaiting(EMPTY_ITEMS_BODY));
     for (const topics of this.caches.values()) topics.clear();
+    return answered;
   }
 }

@@ -7,6 +7,8 @@ export interface WaitingSubscriber {
   readonly since: number;
   /** Answers the request with a ready-made JSON body; called at most once. */
   answer(body: string): void;
+  /** Resolves once the answer has left (or the client has gone): shutdown waits on it. */
+  flushed(): Promise<void>;
 }
 
 export const EMPTY_ITEMS_BODY = '{"items":[]}';

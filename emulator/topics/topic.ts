@@ -9,6 +9,11 @@ export interface TopicSettings {
   firstSubscribe: FirstSubscribe;
 }
 
+/** How many subscribers wait across every topic: shared by the topics of one store. */
+export interface WaitingCount {
+  value: number;
+}
+
 export interface TopicSnapshot {
   cache: string;
   topic: string;
@@ -24,7 +29,7 @@ export interface TopicSnapshot {
 export class Topic {
   private nextSeq = 1;
   private readonly retained: RetentionBuffer<StoredMessage>;
-  readonly waiting = new Set<WaitingSubscriber>();
+  private readonly parked = new Set<WaitingSubscriber>();
   /** Listeners told of every publish (after numbering), e.g. scheduled page changes. */
   onPublished: ((seq: number) => void) | undefined;
 
@@ -33,8 +38,28 @@ export class Topic {
     readonly name: string,
     private currentPage: number,
     private readonly settings: TopicSettings,
+    private readonly waitingCount: WaitingCount = { value: 0 },
   ) {
     this.retained = new RetentionBuffer(settings.retention);
+  }
+
+  /** Subscribers parked on this topic. */
+  get waiting(): ReadonlySet<WaitingSubscriber> {
+    return this.parked;
+  }
+
+  /** Parks a subscriber until something is there for its cursor (or it is unparked). */
+  park(subscriber: WaitingSubscriber): void {
+    if (this.parked.has(subscriber)) return;
+    this.parked.add(subscriber);
+    this.waitingCount.value += 1;
+  }
+
+  /** Forgets a parked subscriber (it timed out or went away). Returns whether it was parked. */
+  unpark(subscriber: WaitingSubscriber): boolean {
+    if (!this.parked.delete(subscriber)) return false;
+    this.waitingCount.value -= 1;
+    return true;
   }
 
   get page(): number {
@@ -73,11 +98,12 @@ export class Topic {
     this.wakeWaiting();
   }
 
-  /** Answers every waiting subscriber with the same body (shutdown, reset, timeouts). */
-  answerAllWaiting(body: string): void {
-    const waiting = [...this.waiting];
-    this.waiting.clear();
+  /** Answers every waiting subscriber with the same body (shutdown, reset); returns them. */
+  answerAllWaiting(body: string): WaitingSubscriber[] {
+    const waiting = [...this.parked];
+    for (const subscriber of waiting) this.unpark(subscriber);
     for (const subscriber of waiting) subscriber.answer(body);
+    return waiting;
   }
 
   snapshot(): TopicSnapshot {
@@ -90,15 +116,15 @@ export class Topic {
       firstRetained: count ? this.retained.firstSeq : null,
       lastRetained: count ? this.nextSeq - 1 : null,
       retainedCount: count,
-      waitingSubscribers: this.waiting.size,
+      waitingSubscribers: this.parked.size,
     };
   }
 
   // Subscribers waiting on the same cursor get the same body: build it once per cursor.
   private wakeWaiting(): void {
-    if (this.waiting.size === 0) return;
+    if (this.parked.size === 0) return;
     const bodies = new Map<string, string | undefined>();
-    for (const subscriber of [...this.waiting]) {
+    for (const subscriber of [...this.parked]) {
       const key = `${subscriber.cursor.sequenceNumber}:${subscriber.cursor.sequencePage}`;
       let body = bodies.get(key);
       if (body === undefined && !bodies.has(key)) {
@@ -106,7 +132,7 @@ export class Topic {
         bodies.set(key, body);
       }
       if (body === undefined) continue;
-      this.waiting.delete(subscriber);
+      this.unpark(subscriber);
       subscriber.answer(body);
     }
   }

@@ -171,6 +171,31 @@ describe('subscribe', () => {
     expect(numbers((await t.subscribe(C, topic, { seq: 1 })).json.items)).toEqual([1]);
   });
 
+  it('answers 429 with Retry-After beyond the cap on waiting subscribers; answers within it are unaffected', async () => {
+    const local = await testEmulator({ maxWaitingSubscribers: 3 });
+    try {
+      const waiting = Array.from({ length: 3 }, (_, i) => local.subscribe(C, `capped-${i}`, { seq: 0 }));
+      await until(() => local.emulator.context.store.waitingCount() === 3, 'three subscribers to wait');
+      const over = await local.subscribe(C, 'capped-x', { seq: 0 });
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('1');
+      expect(over.json.code).toBe('limit_exceeded');
+      // A subscribe that is answered at once does not need a place.
+      await local.publish(C, 'ready', 'now');
+      expect((await local.subscribe(C, 'ready', { seq: 1 })).status).toBe(200);
+      await local.publish(C, 'capped-0', 'free a place');
+      expect((await waiting[0]!).status).toBe(200);
+      expect(local.emulator.context.store.waitingCount()).toBe(2);
+      const again = local.subscribe(C, 'capped-x', { seq: 0 });
+      await until(() => local.emulator.context.store.waitingCount() === 3, 'the place to be taken again');
+      await local.close();
+      expect((await again).json).toEqual({ items: [] });
+      for (const reply of await Promise.all(waiting.slice(1))) expect(reply.json).toEqual({ items: [] });
+    } finally {
+      await local.close();
+    }
+  });
+
   it('answers 400 for malformed query numbers', async () => {
     for (const query of ['sequence_number=-1', 'sequence_number=abc', 'sequence_page=1.5', 'sequence_number=1&sequence_number=2', `sequence_number=${2 ** 53}`]) {
       const reply = await t.subscribe(C, 'q', {}, { query });
