@@ -1,6 +1,7 @@
 import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
 import type { ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
+import { waitingCursor } from '../topics/read-plan.js';
 import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from '../topics/subscriber.js';
 
 interface SubscribeQuery {
@@ -28,7 +29,7 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       let timer: ClockTimer | undefined;
       let answered = false;
       const subscriber: WaitingSubscriber = {
-        cursor,
+        cursor: waitingCursor(topic.position, cursor),
         since: clock.now(),
         answer(body) {
           if (answered) return;

@@ -58,3 +58,12 @@ export function planRead(position: TopicPosition, cursor: Cursor, firstSubscribe
   if (n === next) return WAIT;
   return deliver(next, gap(next)); // ahead of the stream: tell the client where it really is
 }
+
+/**
+ * The cursor a request waits on. A first request that has to wait waits for the next number to
+ * be published (on whatever page is current then), so that it receives every message published
+ * after it arrived, even when several arrive before it is answered.
+ */
+export function waitingCursor(position: TopicPosition, cursor: Cursor): Cursor {
+  return cursor.sequenceNumber === 0 ? { sequenceNumber: position.next, sequencePage: 0 } : cursor;
+}

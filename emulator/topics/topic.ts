@@ -30,6 +30,7 @@ export class Topic {
   private nextSeq = 1;
   private readonly retained: RetentionBuffer<StoredMessage>;
   private readonly parked = new Set<WaitingSubscriber>();
+  private wakeScheduled = false;
   /** Listeners told of every publish (after numbering), e.g. scheduled page changes. */
   onPublished: ((seq: number) => void) | undefined;
 
@@ -70,12 +71,16 @@ export class Topic {
     return { page: this.currentPage, oldest: this.retained.firstSeq, next: this.nextSeq };
   }
 
-  /** Numbers and retains the message, then answers every subscriber waiting for it. Returns its number. */
+  /**
+   * Numbers and retains the message at once; the subscribers waiting for it are answered on the
+   * next turn of the event loop, so the publisher's 204 never waits for a fan-out, and publishes
+   * of the same turn reach each subscriber in one response. Returns its number.
+   */
   publish(value: MessageValue): number {
     const seq = this.nextSeq;
     this.retained.push(storeMessage(this.currentPage, seq, value));
     this.nextSeq = seq + 1;
-    this.wakeWaiting();
+    this.scheduleWake();
     this.onPublished?.(seq);
     return seq;
   }
@@ -118,6 +123,15 @@ export class Topic {
       retainedCount: count,
       waitingSubscribers: this.parked.size,
     };
+  }
+
+  private scheduleWake(): void {
+    if (this.wakeScheduled || this.parked.size === 0) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wakeWaiting();
+    });
   }
 
   // Subscribers waiting on the same cursor get the same body: build it once per cursor.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRead, type Cursor, type TopicPosition } from '../../emulator/topics/read-plan.js';
+import { planRead, waitingCursor, type Cursor, type TopicPosition } from '../../emulator/topics/read-plan.js';
 
 const P = 1_700_000_000;
 const at = (oldest: number, next: number, page = P): TopicPosition => ({ page, oldest, next });
@@ -61,6 +61,12 @@ describe('planRead: what a subscribe gets at a cursor', () => {
       count: 0,
       discontinuity: { last_topic_sequence: 4, new_topic_sequence: 1, new_sequence_page: P + 7 },
     });
+  });
+
+  it('a first request that waits, waits for the next number on the current page; a resume keeps its cursor', () => {
+    expect(waitingCursor(at(1, 4), cursor(0, 0))).toEqual({ sequenceNumber: 4, sequencePage: 0 });
+    expect(waitingCursor(at(1, 1), cursor(0))).toEqual({ sequenceNumber: 1, sequencePage: 0 });
+    expect(waitingCursor(at(1, 4), cursor(4))).toEqual(cursor(4));
   });
 
   const position = fc

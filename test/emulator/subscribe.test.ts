@@ -138,6 +138,18 @@ describe('subscribe', () => {
     expect(waitingOn(topic)).toBe(0);
   });
 
+  it('answers waiting subscribers after the publish returns, with every message of that turn in one response', async () => {
+    const topic = fresh();
+    const pending = t.subscribe(C, topic, { seq: 0, page: 0 });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    const live = store().topic(C, topic);
+    expect(live.publish({ text: 'one' })).toBe(1);
+    expect(waitingOn(topic)).toBe(1); // the publisher returned before any subscriber was answered
+    expect(live.publish({ text: 'two' })).toBe(2);
+    const { json } = await pending;
+    expect(json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
+  });
+
   it('a long-poll that sees nothing until the timeout answers 200 with empty items (virtual clock)', async () => {
     const local = await testEmulator({ longPollTimeoutMs: 30_000 });
     try {
