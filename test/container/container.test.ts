@@ -31,11 +31,15 @@ beforeAll(async () => {
   }
 
   const startedAt = performance.now();
-  container = await new TopicsEmulatorContainer(image)
-    .withCaches('default-cache', 'orders')
-    .withAdminKey('container-test-admin-key')
-    .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
-    .start();
+  try {
+    container = await new TopicsEmulatorContainer(image)
+      .withCaches('default-cache', 'orders')
+      .withAdminKey('container-test-admin-key')
+      .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
+      .start();
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\ncontainer output:\n${containerLogs}`);
+  }
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
   console.log(`TopicsEmulatorContainer.start() (create, start, health endpoint answering): ${seconds} s`);
 }, 180_000);
