@@ -1,0 +1,75 @@
+// The report a run produces: plain data, tokens already redacted, ready for the table,
+// JSON and JUnit reporters and for tests.
+import { toCurl } from './curl.js';
+import { bodyText, describeExchange, type Exchange } from './exchange.js';
+import type { Counterexample, Level } from './rules/types.js';
+import type { Secrets } from './secrets.js';
+
+export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped';
+
+export interface ReportedRequest {
+  /** `POST /topics/c/t -> 204` */
+  summary: string;
+  /** The response body, shortened, for reading. */
+  response?: string;
+  curl: string;
+}
+
+export interface ReportedFinding {
+  message: string;
+  requests: ReportedRequest[];
+  counterexample?: Counterexample;
+}
+
+export interface RuleResult {
+  id: string;
+  title: string;
+  level: Level;
+  kind: 'active' | 'response' | 'stream';
+  source: string;
+  status: RuleStatus;
+  /** Why it was skipped, or a short note on a pass. */
+  detail?: string;
+  findings: ReportedFinding[];
+  /** All findings, of which `findings` holds the first few. */
+  findingCount: number;
+  /** Time spent running it (active and stream rules). */
+  durationMs?: number;
+}
+
+export interface ConformanceReport {
+  tool: string;
+  target: { baseUrl: string; cache: string };
+  runId: string;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  /** 429 answers waited out (Retry-After honoured). */
+  throttled: number;
+  control: { available: boolean; reason: string };
+  rules: RuleResult[];
+  summary: Record<RuleStatus, number>;
+  /** 0: every rule that ran passed; 1: a rule failed. */
+  exitCode: 0 | 1;
+  /** Shell variables the curl commands use, to export before pasting them. */
+  variables: string[];
+}
+
+const MAX_REQUESTS_PER_FINDING = 40;
+
+export function reportRequests(exchanges: Exchange[], secrets: Secrets): ReportedRequest[] {
+  const unique = [...new Map(exchanges.map((e) => [e.id, e])).values()].sort((a, b) => a.id - b.id);
+  return unique.slice(0, MAX_REQUESTS_PER_FINDING).map((exchange) => {
+    const text = bodyText(exchange);
+    const request: ReportedRequest = { summary: describeExchange(exchange, (t) => secrets.redact(t)), curl: toCurl(exchange, secrets) };
+    if (text.length > 0) request.response = secrets.redact(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+    return request;
+  });
+}
+
+export function summarize(rules: RuleResult[]): Record<RuleStatus, number> {
+  const summary: Record<RuleStatus, number> = { passed: 0, failed: 0, warning: 0, skipped: 0 };
+  for (const rule of rules) summary[rule.status] += 1;
+  return summary;
+}

@@ -1,0 +1,87 @@
+// Request patterns the active rules share. Every wait is bounded: a long-poll is only sent
+// where a message will arrive (published before, or nudged after), or with a short abort.
+import { advance } from '../answer.js';
+import { decodeElements, type Element, type Item } from '../elements.js';
+import type { Cursor, Exchange } from '../exchange.js';
+import { textBytes } from '../target.js';
+import type { RuleContext } from './types.js';
+
+export interface Answer {
+  exchange: Exchange;
+  elements: Element[];
+  items: Item[];
+  /** The cursor a client sends next. */
+  next: Cursor;
+}
+
+export function answerOf(exchange: Exchange, cursor: Cursor): Answer | undefined {
+  if (exchange.status !== 200) return undefined;
+  const elements = decodeElements(exchange.json);
+  if (!elements) return undefined;
+  return { exchange, elements, items: elements.filter((e): e is Item => e.kind === 'item'), next: advance(cursor, elements) };
+}
+
+const delay = (ms: number): Promise<'timer'> => new Promise((resolve) => setTimeout(() => resolve('timer'), ms));
+
+/** A unique text for this run, so a delivered value can be told apart from any other. */
+export function marker(ctx: RuleContext, label: string): string {
+  return `conformance-${ctx.target.options.runId}-${label}`;
+}
+
+/** Publishes one text message; records a failure unless it answered 204. */
+export async function publishOk(ctx: RuleContext, topic: string, text: string): Promise<Exchange> {
+  const exchange = await ctx.target.publishText(ctx.rule.id, topic, text);
+  ctx.expect(exchange.status === 204, `publishing ${JSON.stringify(text.slice(0, 40))} answered ${exchange.status ?? exchange.error}`, [exchange]);
+  return exchange;
+}
+
+/**
+ * A first request (sequence_number=0, sequence_page=0) on `topic`, sent before a warm-up
+ * publish so that it is answered whatever a first request starts from; more publishes
+ * nudge it if it waits on. Returns undefined (with a failure recorded) when it is not answered.
+ */
+export async function firstAnswer(ctx: RuleContext, topic: string, options: { auth?: 'header' | 'query' } = {}): Promise<Answer | undefined> {
+  const cursor = { n: 0, page: 0 };
+  const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor, { auth: options.auth ?? 'header' });
+  await publishOk(ctx, topic, marker(ctx, `warm-up-${topic}`));
+  for (let nudge = 1; nudge <= 5; nudge += 1) {
+    if ((await Promise.race([poll, delay(400)])) !== 'timer') break;
+    await publishOk(ctx, topic, marker(ctx, `nudge-${topic}-${nudge}`));
+  }
+  const exchange = await poll;
+  const answer = answerOf(exchange, cursor);
+  if (!answer || answer.items.length === 0) {
+    ctx.fail(`a first request after a publish was not answered with an item (${exchange.status ?? exchange.error})`, [exchange]);
+    return undefined;
+  }
+  return answer;
+}
+
+/**
+ * Polls from `cursor` as a client following the contract does, until `count` items came
+ * (or `maxPolls` answers). Each poll is bounded by the run's poll timeout.
+ */
+export async function readForward(ctx: RuleContext, topic: string, cursor: Cursor, count: number, maxPolls = 20): Promise<{ answers: Answer[]; items: Item[]; next: Cursor }> {
+  const answers: Answer[] = [];
+  const items: Item[] = [];
+  let next = cursor;
+  for (let i = 0; i < maxPolls && items.length < count; i += 1) {
+    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next);
+    const answer = answerOf(exchange, next);
+    if (!answer) {
+      if (exchange.error === 'timeout' || exchange.status === 408 || exchange.status === 504) continue;
+      ctx.fail(`a subscribe from (page ${next.page}, number ${next.n}) answered ${exchange.status ?? exchange.error}`, [exchange]);
+      break;
+    }
+    answers.push(answer);
+    items.push(...answer.items);
+    next = answer.next;
+  }
+  return { answers, items, next };
+}
+
+export function textOf(item: Item): string | undefined {
+  return item.value.kind === 'text' ? item.value.text : undefined;
+}
+
+export { textBytes };
