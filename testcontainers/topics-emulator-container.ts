@@ -122,7 +122,8 @@ export class TopicsEmulatorContainer extends GenericContainer {
     this.withEnvironment({ TOPICS_EMULATOR_ADMIN_KEY: this.adminKey });
     if (this.exposedPorts.length === 0) this.withExposedPorts(TOPICS_EMULATOR_PORT);
     if (this.waitStrategy === undefined) {
-      this.withWaitStrategy(Wait.forHttp('/_emulator/health', TOPICS_EMULATOR_PORT).forStatusCode(200));
+      // abortOnContainerExit: a configuration error ends the container; say so at once, not after the timeout.
+      this.withWaitStrategy(Wait.forHttp('/_emulator/health', TOPICS_EMULATOR_PORT, { abortOnContainerExit: true }).forStatusCode(200));
     }
     if (this.startupTimeoutMs === undefined) this.withStartupTimeout(60_000);
   }
