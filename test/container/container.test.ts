@@ -1,5 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartedTopicsEmulatorContainer, TopicsEmulatorContainer, TOPICS_EMULATOR_PORT } from '../../testcontainers/index.js';
@@ -35,6 +38,7 @@ beforeAll(async () => {
     container = await new TopicsEmulatorContainer(image)
       .withCaches('default-cache', 'orders')
       .withAdminKey('container-test-admin-key')
+      .withScenario({ name: 'container-test', faults: [{ operation: 'publish', cache: 'default-cache', topic: 'scenario-fault', status: 503, count: 1 }] })
       .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
       .start();
   } catch (error) {
@@ -100,6 +104,14 @@ describe('TopicsEmulatorContainer', () => {
     expect(next.status).toBe(204);
   });
 
+  it('loads the scenario given as an object: its fault answers the first publish', async () => {
+    const emulator = started();
+    const first = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'scenario-fault', 'm1');
+    expect(first.status, containerLogs).toBe(503);
+    const second = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'scenario-fault', 'm2');
+    expect(second.status).toBe(204);
+  });
+
   it('reset() clears topics: a first subscribe after it waits for a new message', async () => {
     const emulator = started();
     expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'old')).status).toBe(204);
@@ -113,6 +125,24 @@ describe('TopicsEmulatorContainer', () => {
     // Numbering restarted: the message published after the reset is number 1 again.
     expect(items[0]?.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'new' } });
   });
+});
+
+describe('TopicsEmulatorContainer.withScenario(file)', () => {
+  it('copies a YAML scenario file into the container and loads it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'topics-scenario-'));
+    const file = join(dir, 'outage.yaml');
+    await writeFile(file, ['name: outage', 'faults:', '  - operation: publish', '    topic: from-yaml', '    status: 500', '    count: 1', ''].join('\n'));
+    const emulator = await new TopicsEmulatorContainer(image).withScenario(file).start();
+    try {
+      const first = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'from-yaml', 'm1');
+      expect(first.status).toBe(500);
+      const second = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'from-yaml', 'm2');
+      expect(second.status).toBe(204);
+    } finally {
+      await emulator.stop({ timeout: 10_000 });
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('the image', () => {
