@@ -3,11 +3,34 @@ import type { EmulatorSettings } from './settings.js';
 
 // Credentials never reach a log line: the token query parameter is masked in every URL we
 // log, and headers that carry credentials are censored wherever they appear.
+//
+// The mask follows how the router reads a URL, not how it should look: the query string is
+// everything after the first '?' or '#', its names are percent-decoded ('tok%65n' is 'token')
+// and a value runs to the next '&'. Names are looked for after ';' too, where a client may
+// have put its token by mistake.
+const PARAMETER_NAME = /[?&#;]([^=?&#;]*)=/g;
 
-const TOKEN_IN_QUERY = /([?&]token=)[^&#]*/gi;
+function isTokenName(name: string): boolean {
+  let decoded = name.replaceAll('+', ' ');
+  try {
+    decoded = decodeURIComponent(decoded);
+  } catch {
+    // an invalid escape: the query parser keeps such a name as it is
+  }
+  return decoded.toLowerCase() === 'token';
+}
 
 export function redactUrl(url: string): string {
-  return url.replace(TOKEN_IN_QUERY, '$1[redacted]');
+  let redacted = '';
+  let copiedUpTo = 0;
+  for (const match of url.matchAll(PARAMETER_NAME)) {
+    if (match.index < copiedUpTo || !isTokenName(match[1]!)) continue; // inside a masked value, or another name
+    const valueStart = match.index + match[0].length;
+    const valueEnd = url.indexOf('&', valueStart);
+    redacted += `${url.slice(copiedUpTo, valueStart)}[redacted]`;
+    copiedUpTo = valueEnd === -1 ? url.length : valueEnd;
+  }
+  return redacted + url.slice(copiedUpTo);
 }
 
 export const redactedPaths = [
