@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
@@ -7,18 +7,27 @@ import { credentialFrom } from './auth/credentials.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, OperationHandler, TopicParams } from './context.js';
+import { EmulatorControls } from './control/controls.js';
 import { controlHandlers } from './control/index.js';
+import { prepareControlScope } from './control/scope.js';
 import { clientErrorHandler, errorHandler, notFoundHandler } from './error-handler.js';
 import { EmulatorError } from './errors.js';
+import { serviceHooks } from './faults/hooks.js';
+import { FaultInjector } from './faults/injector.js';
+import { PageChanges } from './faults/page-changes.js';
+import { WaitingRequests } from './faults/waiting-requests.js';
 import { topicsHandlers } from './handlers/index.js';
 import { loggerOptions, redactUrl } from './logging.js';
 import { operationRoutes, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
+import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
 import type { EmulatorSettings } from './settings.js';
 import { InMemoryTopicStore } from './topics/store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set by the subscribe handler while the request waits: answers it from outside (faults). */
+    abandonWait: (() => boolean) | null;
   }
 }
 
@@ -42,6 +51,7 @@ export function bindHandlers(document: OpenApiDocument, handlers: OperationHandl
 function registerOperations(scope: FastifyInstance, context: EmulatorContext, document: OpenApiDocument, handlers: OperationHandler[]): void {
   for (const { route, handler } of bindHandlers(document, handlers)) {
     const access = handler.access;
+    const hooks = access && serviceHooks(context, access);
     scope.route({
       method: route.method,
       url: route.url,
@@ -52,13 +62,24 @@ function registerOperations(scope: FastifyInstance, context: EmulatorContext, do
           const credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
           request.principal = await context.auth.authenticate(credential);
         },
-        preHandler: async (request: FastifyRequest) => {
+        preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
           const { cacheName, topicName } = request.params as TopicParams;
           context.auth.authorize(request.principal!, access, cacheName, topicName);
           if (!context.store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
+          // Fault rules, chaos, account limits: each a boolean check when switched off.
+          await hooks!.admit(request, reply);
         },
+        onSend: hooks!.onSend,
       }),
-      handler: (request, reply) => handler.handle(request, reply, route),
+      handler: hooks
+        ? (request, reply) => {
+            // Not awaited: the promise settles only when the reply is sent. A subscribe that
+            // waits has parked by the time handle() returns (it parks before any await).
+            const answer = handler.handle(request, reply, route);
+            hooks.afterHandler(request, reply);
+            return answer;
+          }
+        : (request, reply) => handler.handle(request, reply, route),
     });
   }
 }
@@ -70,6 +91,14 @@ function bodyKindsOf(document: OpenApiDocument): Map<string, BodyKind> {
 export interface EmulatorApp {
   app: FastifyInstance;
   context: EmulatorContext;
+  controls: EmulatorControls;
+}
+
+/** The control document, reduced to its open operations (health) when the control plane is off. */
+function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
+  if (settings.controlPlane) return documents.control;
+  const paths = Object.entries(documents.control.paths).filter(([, item]) => Object.values(item).some((op) => Array.isArray((op as { security?: unknown[] })?.security)));
+  return { ...documents.control, paths: Object.fromEntries(paths) };
 }
 
 /** Builds the fastify app from the two OpenAPI documents; routes are compiled once, here. */
@@ -85,14 +114,23 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     forceCloseConnections: true,
     clientErrorHandler,
   });
+  const store = new InMemoryTopicStore(settings.caches, settings, clock);
+  const waitingRequests = new WaitingRequests();
+  const pageChanges = new PageChanges(store, clock, app.log);
   const context: EmulatorContext = {
     settings,
     clock,
     log: app.log,
-    store: new InMemoryTopicStore(settings.caches, settings, clock),
+    store,
     auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
+    waitingRequests,
+    pageChanges,
+    faults: new FaultInjector(clock, app.log, waitingRequests, pageChanges),
+    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, app.log),
   };
+  const controls = new EmulatorControls(context);
   app.decorateRequest('principal', null);
+  app.decorateRequest('abandonWait', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes));
   app.setNotFoundHandler(notFoundHandler);
   if (settings.logLevel === 'debug' || settings.logLevel === 'trace') {
@@ -111,7 +149,9 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     registerOperations(scope, context, documents.topics, topicsHandlers(context));
   });
   await app.register(async (scope) => {
-    registerOperations(scope, context, documents.control, controlHandlers(context));
+    const document = controlDocumentFor(settings);
+    prepareControlScope(scope, settings, document);
+    registerOperations(scope, context, document, controlHandlers(controls).filter((h) => operationRoutes(document).some((r) => r.operationId === h.operationId)));
   });
-  return { app, context };
+  return { app, context, controls };
 }

@@ -2,6 +2,10 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Access } from './auth/permissions.js';
 import type { Clock } from './clock.js';
+import type { FaultInjector } from './faults/injector.js';
+import type { PageChanges } from './faults/page-changes.js';
+import type { WaitingRequests } from './faults/waiting-requests.js';
+import type { AccountLimits } from './limits/account-limits.js';
 import type { BodyKind } from './openapi-routes.js';
 import type { EmulatorSettings } from './settings.js';
 import type { TopicStore } from './topics/store.js';
@@ -13,6 +17,14 @@ export interface EmulatorContext {
   auth: Authenticator;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Fault rules and chaos (the control plane's). */
+  faults: FaultInjector;
+  /** The account limits profile. */
+  limits: AccountLimits;
+  /** Subscribe requests waiting now, answerable from outside their handler. */
+  waitingRequests: WaitingRequests;
+  /** Page changes on demand and scheduled, each logged with why. */
+  pageChanges: PageChanges;
 }
 
 /** One operation of an OpenAPI document, implemented. */

@@ -32,9 +32,19 @@ export const errorRegistry = {
   method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
   invalid_request: { status: 400, message: 'The request is malformed.' },
   request_header_too_large: { status: 431, message: 'The request headers are too large.' },
+  // Only a fault rule or chaos answers 503: the contract's table has no such status.
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+  // The control plane's own errors (openapi/control.yaml), never answered on the service routes.
+  invalid_body: { status: 400, message: 'The request body is invalid.' },
+  admin_key_required: { status: 401, message: 'The control plane needs the admin key in the X-Emulator-Admin-Key header.' },
+  admin_key_invalid: { status: 403, message: 'The admin key is not valid.' },
+  fault_not_found: { status: 404, message: 'No fault rule has this id.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
+
+/** Codes only the control plane answers: listed in openapi/control.yaml, not in topics.yaml. */
+export const controlPlaneOnlyCodes: ReadonlySet<ErrorCode> = new Set(['invalid_body', 'admin_key_required', 'admin_key_invalid', 'fault_not_found']);
 
 export interface ErrorBody {
   code: ErrorCode;

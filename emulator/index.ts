@@ -1,18 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
-import { resolveSettings, type EmulatorSettings } from './settings.js';
+import { checkControlPlaneExposure } from './control/admin-key.js';
+import { bindControls, type EmulatorControlApi } from './control/controls.js';
+import { ScenarioError } from './scenario/load.js';
+import { resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 
 export type { EmulatorSettings } from './settings.js';
 export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
 export type { Permission, Role } from './auth/permissions.js';
 export type { IssuedToken, TokenRequest } from './auth/tokens.js';
 export type { TopicSnapshot } from './topics/topic.js';
+export type { ClockInput, EmulatorControlApi, EmulatorState, ResetResult, TopicResetInput } from './control/controls.js';
+export type { TokenWithdrawal } from './control/token-withdrawals.js';
+export type { ChaosInput, ChaosKind, ChaosView } from './faults/chaos.js';
+export type { ScheduledTopicReset, TopicReset } from './faults/page-changes.js';
+export type { FaultRuleInput, FaultView } from './faults/rule.js';
+export type { LimitsProfile, LimitsView } from './limits/account-limits.js';
+export type { ScenarioApplied, ScenarioInput } from './scenario/apply.js';
+export { EmulatorError } from './errors.js';
 export { version } from './version.js';
 
-export interface RunningEmulator {
+/**
+ * A running emulator. Besides its address it has the control plane's operations as methods
+ * (reset, state, issueToken, expireToken, resetTopic, setClock, addFault, setLimits,
+ * startChaos, applyScenario, ...): the same as /_emulator/ (openapi/control.yaml), checked
+ * against the same schemas, throwing EmulatorError (with `code` and `status`) on bad input.
+ */
+export interface RunningEmulator extends EmulatorControlApi {
   /** Base URL, e.g. http://127.0.0.1:4545 (no trailing slash). */
   url: string;
   /** The first configured API key (full access). */
@@ -21,8 +37,6 @@ export interface RunningEmulator {
   /** The underlying fastify instance, for `inject()` in tests. */
   app: FastifyInstance;
   context: EmulatorContext;
-  /** Signs a token for this emulator, like `topics-emulator token` and POST /_emulator/tokens. */
-  issueToken(request: TokenRequest): Promise<IssuedToken>;
   /** Answers every waiting subscriber, stops listening. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -38,13 +52,20 @@ function hostForUrl(host: string): string {
 /** Starts an emulator in this process. `port: 0` picks a free port. */
 export async function startEmulator(options: Partial<EmulatorSettings> = {}): Promise<RunningEmulator> {
   const settings = resolveSettings(options);
+  checkControlPlaneExposure(settings);
   const clock = new Clock();
-  const { app, context } = await buildApp(settings, clock);
+  const { app, context, controls } = await buildApp(settings, clock);
+  try {
+    await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
+  } catch (error) {
+    await app.close();
+    throw error instanceof ScenarioError ? new SettingsError(error.message) : error;
+  }
   await app.listen({ host: settings.host, port: settings.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostForUrl(settings.host)}:${port}`;
-  const endpoint = settings.endpoint ?? `${hostForUrl(settings.host)}:${port}`;
+  controls.endpoint = settings.endpoint ?? `${hostForUrl(settings.host)}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -52,9 +73,10 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     settings,
     app,
     context,
-    issueToken: (request) => issueToken(request, signingKeyBytes(settings.signingKey), clock.now(), endpoint),
+    ...bindControls(controls),
     close() {
       closing ??= (async () => {
+        controls.dispose(); // delayed requests and scheduled faults must not hold the close
         // Answer every waiting subscriber and let the answers leave before sockets are closed.
         const answered = context.store.clear();
         let bound: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
 
 // Turns an OpenAPI document (compiled, every $ref resolved) into fastify route definitions:
-// the URL, and JSON schemas for path, query and header parameters, which fastify compiles
+// the URL, and JSON schemas for path, query and header parameters and JSON bodies, which fastify compiles
 // into validators once at start-up. No rule of the document is restated here.
 
 export type BodyKind = 'text' | 'binary';
@@ -25,7 +25,7 @@ interface Parameter {
 interface Operation {
   operationId?: string;
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { 'x-emulator-delivered-as'?: BodyKind }> };
+  requestBody?: { content: Record<string, { 'x-emulator-delivered-as'?: BodyKind; schema?: Record<string, unknown> }> };
 }
 
 export interface OpenApiDocument {
@@ -60,6 +60,10 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
       if (querystring) schema.querystring = querystring;
       if (headers) schema.headers = headers;
       const content = operation.requestBody?.content ?? {};
+      // A JSON body the handler reads as data (not a message delivered as sent) is validated
+      // by fastify against the document's schema; its other media types share that schema.
+      const json = content['application/json'];
+      if (json?.schema && json['x-emulator-delivered-as'] === undefined) schema.body = json.schema;
       routes.push({
         operationId: operation.operationId,
         method: method.toUpperCase() as HTTPMethods,

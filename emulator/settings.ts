@@ -29,6 +29,20 @@ export interface EmulatorSettings {
   corsOrigins: string[];
   /** The `endpoint` written into portable tokens; defaults to host:port. */
   endpoint?: string;
+  /** Serve the control plane under /_emulator/ (health is always served). */
+  controlPlane: boolean;
+  /** Required by the control plane in X-Emulator-Admin-Key; mandatory beyond loopback. */
+  adminKey?: string;
+  /** A scenario file (YAML or JSON) applied at start and again on every reset. */
+  scenario?: string;
+  /** 'account' switches the provider's account limits on (429 when exceeded). */
+  limits: 'off' | 'account';
+  limitOperationsPerSecond: number;
+  limitConcurrentSubscriptions: number;
+  /** Seeded chaos from the start: a random mix of faults, replayable with the same seed. */
+  chaosSeed?: number;
+  /** With chaosSeed: the probability that a request gets a fault. */
+  chaosRate: number;
 }
 
 export const DEV_API_KEY = 'topics-emulator-dev-key';
@@ -48,6 +62,11 @@ export const defaultSettings: EmulatorSettings = {
   maxWaitingSubscribers: 20_000,
   logLevel: 'info',
   corsOrigins: ['*'],
+  controlPlane: true,
+  limits: 'off',
+  limitOperationsPerSecond: 10,
+  limitConcurrentSubscriptions: 100,
+  chaosRate: 0.1,
 };
 
 const name = { type: 'string', minLength: 1, maxLength: 255 } as const;
@@ -69,6 +88,14 @@ export const settingsSchema = {
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     corsOrigins: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
     endpoint: { type: 'string', minLength: 1 },
+    controlPlane: { type: 'boolean' },
+    adminKey: { type: 'string', minLength: 8 },
+    scenario: { type: 'string', minLength: 1 },
+    limits: { enum: ['off', 'account'] },
+    limitOperationsPerSecond: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    limitConcurrentSubscriptions: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    chaosSeed: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
+    chaosRate: { type: 'number', minimum: 0, maximum: 1 },
   },
 } as const;
 

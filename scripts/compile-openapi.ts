@@ -17,13 +17,30 @@ export async function compileDocument(name: (typeof documents)[number]): Promise
   return `${JSON.stringify(generated, null, 2)}\n`;
 }
 
+/** The scenario file's JSON Schema, for editors: the control document's `Scenario`, standalone. */
+export function scenarioSchema(compiledControl: string): string {
+  const document = JSON.parse(compiledControl) as { components: { schemas: { Scenario: Record<string, unknown> } } };
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $comment: "Generated from openapi/control.yaml (components.schemas.Scenario) by 'npm run openapi:compile'. Do not edit.",
+    title: 'topics-emulator scenario',
+    ...document.components.schemas.Scenario,
+  };
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
 export function generatedPath(name: string): string {
   return `${root}openapi/generated/${name}.json`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const name of documents) {
-    writeFileSync(generatedPath(name), await compileDocument(name));
+    const compiled = await compileDocument(name);
+    writeFileSync(generatedPath(name), compiled);
     console.log(`openapi/generated/${name}.json written`);
+    if (name === 'control') {
+      writeFileSync(generatedPath('scenario.schema'), scenarioSchema(compiled));
+      console.log('openapi/generated/scenario.schema.json written');
+    }
   }
 }

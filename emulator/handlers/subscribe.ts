@@ -60,6 +60,15 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
         timer?.cancel();
         reply.raw.destroy();
       });
+      // Lets the control plane answer this waiting request itself (a "while waiting" fault):
+      // the subscriber leaves the topic as if its client had gone. False when already answered.
+      request.abandonWait = () => {
+        if (answered) return false;
+        answered = true;
+        topic.unpark(subscriber);
+        timer?.cancel();
+        return true;
+      };
       return reply;
     },
   };

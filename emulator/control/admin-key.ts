@@ -1,0 +1,38 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { EmulatorError } from '../errors.js';
+import { SettingsError, type EmulatorSettings } from '../settings.js';
+
+// The control plane can reset, expire and break everything: beyond loopback it needs an admin
+// key (or to be switched off). The key is compared by digest in constant time.
+
+export const ADMIN_KEY_HEADER = 'x-emulator-admin-key';
+
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Refuses a configuration that would expose the control plane beyond loopback without a key. */
+export function checkControlPlaneExposure(settings: EmulatorSettings): void {
+  if (!settings.controlPlane || settings.adminKey !== undefined || isLoopback(settings.host)) return;
+  throw new SettingsError(
+    `The emulator would listen on ${settings.host}, beyond loopback, with its control plane (/_emulator/) open to anyone who can reach it. ` +
+      'Set an admin key (--admin-key or TOPICS_EMULATOR_ADMIN_KEY) or switch the control plane off (--control off or TOPICS_EMULATOR_CONTROL=off).',
+  );
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** An onRequest check for the control plane's protected operations; none when no key is configured. */
+export function adminKeyCheck(adminKey: string | undefined): ((request: FastifyRequest) => Promise<void>) | undefined {
+  if (adminKey === undefined) return undefined;
+  const expected = digest(adminKey);
+  return async (request) => {
+    const given = request.headers[ADMIN_KEY_HEADER];
+    if (given === undefined || given === '') throw new EmulatorError('admin_key_required');
+    if (Array.isArray(given) || !timingSafeEqual(digest(given), expected)) throw new EmulatorError('admin_key_invalid');
+  };
+}

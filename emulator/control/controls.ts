@@ -1,0 +1,283 @@
+import { issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
+import type { ClockState } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import type { ChaosInput, ChaosView } from '../faults/chaos.js';
+import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
+import type { FaultRuleInput, FaultView } from '../faults/rule.js';
+import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
+import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
+import { readScenarioFile } from '../scenario/load.js';
+import { TokenWithdrawals, type TokenWithdrawal } from './token-withdrawals.js';
+import { checked } from './validation.js';
+
+// The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
+// of the object startEmulator() returns and scenario files all call these; every input is
+// checked against the document's schemas here, whichever way it came.
+
+export interface ClockInput {
+  mode?: 'real' | 'virtual';
+  setTo?: string | number;
+  advanceMs?: number;
+}
+
+export interface TopicResetInput {
+  afterSequenceNumber?: number;
+  afterMs?: number;
+}
+
+export interface TopicState {
+  cache: string;
+  topic: string;
+  page: number;
+  firstSequenceNumber: number | null;
+  lastSequenceNumber: number | null;
+  retainedCount: number;
+  nextSequenceNumber: number;
+  waitingSubscribers: number;
+}
+
+export interface WaitingSubscriberState {
+  cache: string;
+  topic: string;
+  sequenceNumber: number;
+  sequencePage: number;
+  waitedMs: number;
+}
+
+export interface EmulatorState {
+  caches: string[];
+  topics: TopicState[];
+  waitingSubscribers: WaitingSubscriberState[];
+  faults: FaultView[];
+  scheduled: { topicResets: ScheduledTopicReset[]; tokenWithdrawals: TokenWithdrawal[] };
+  limits: LimitsView;
+  chaos: ChaosView;
+  clock: ClockState;
+}
+
+export interface ResetResult {
+  answeredSubscribers: number;
+  removedFaults: number;
+  clock: ClockState;
+}
+
+const CONTROL_PLANE = 'control plane';
+
+export class EmulatorControls {
+  /** The endpoint written into the tokens it signs (host:port once listening). */
+  endpoint: string;
+  private readonly withdrawals: TokenWithdrawals;
+  private startupScenario: ScenarioInput | undefined;
+
+  constructor(private readonly context: EmulatorContext) {
+    const { settings, auth, clock, log } = context;
+    this.endpoint = settings.endpoint ?? `${settings.host}:${settings.port}`;
+    this.withdrawals = new TokenWithdrawals(auth, clock, log);
+  }
+
+  /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
+  reset(): ResetResult {
+    const { faults, pageChanges, store, auth, clock, limits, log } = this.context;
+    const removedFaults = faults.reset();
+    pageChanges.reset();
+    this.withdrawals.reset();
+    const answeredSubscribers = store.waitingCount();
+    store.clear();
+    auth.reset();
+    clock.useRealTime();
+    limits.reset(limitsProfileOf(this.context.settings));
+    this.applyStartup();
+    log.info({ answeredSubscribers, removedFaults }, `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`);
+    return { answeredSubscribers, removedFaults, clock: clock.state() };
+  }
+
+  state(): EmulatorState {
+    const { store, clock, faults, pageChanges, limits } = this.context;
+    const now = clock.now();
+    const waitingSubscribers: WaitingSubscriberState[] = [];
+    for (const topic of store.topics()) {
+      for (const subscriber of topic.waiting) {
+        const { sequenceNumber, sequencePage } = subscriber.cursor;
+        waitingSubscribers.push({ cache: topic.cache, topic: topic.name, sequenceNumber, sequencePage, waitedMs: now - subscriber.since });
+      }
+    }
+    return {
+      caches: store.cacheNames(),
+      topics: store.snapshot().map((t) => ({
+        cache: t.cache,
+        topic: t.topic,
+        page: t.page,
+        firstSequenceNumber: t.firstRetained,
+        lastSequenceNumber: t.lastRetained,
+        retainedCount: t.retainedCount,
+        nextSequenceNumber: t.nextSequenceNumber,
+        waitingSubscribers: t.waitingSubscribers,
+      })),
+      waitingSubscribers,
+      faults: faults.list(),
+      scheduled: { topicResets: pageChanges.scheduled(), tokenWithdrawals: this.withdrawals.scheduled() },
+      limits: limits.view(),
+      chaos: faults.chaosView(),
+      clock: clock.state(),
+    };
+  }
+
+  /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
+  async issueToken(request: TokenRequest): Promise<IssuedToken & { tokenId?: string }> {
+    const valid = checked<TokenRequest>('TokenRequest', request);
+    const issued = await issueToken(valid, signingKeyBytes(this.context.settings.signingKey), this.context.clock.now(), this.endpoint);
+    return { ...issued, ...(valid.tokenId !== undefined ? { tokenId: valid.tokenId } : {}) };
+  }
+
+  /** Every token with this id answers 401 expired_token, now or after `afterMs` of clock time. */
+  expireToken(tokenId: string, input: { afterMs?: number } = {}, why = CONTROL_PLANE): TokenWithdrawal {
+    return this.withdraw(tokenId, 'expired', input, why);
+  }
+
+  /** Every token with this id answers 401 invalid_token, now or after `afterMs` of clock time. */
+  revokeToken(tokenId: string, input: { afterMs?: number } = {}, why = CONTROL_PLANE): TokenWithdrawal {
+    return this.withdraw(tokenId, 'revoked', input, why);
+  }
+
+  /** The topic changes page now, after the message numbered K, or after some clock time. */
+  resetTopic(cache: string, topic: string, input: TopicResetInput = {}, why = CONTROL_PLANE): TopicReset | ScheduledTopicReset {
+    checked('ResourceName', cache);
+    checked('ResourceName', topic);
+    const when = checked<TopicResetInput>('TopicResetInput', definedOnly(input));
+    const { pageChanges } = this.context;
+    if (when.afterSequenceNumber !== undefined) return pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why);
+    if (when.afterMs) return pageChanges.afterTime(cache, topic, when.afterMs, why);
+    return pageChanges.changeNow(cache, topic, why);
+  }
+
+  clock(): ClockState {
+    return this.context.clock.state();
+  }
+
+  /** Applies mode, then setTo, then advanceMs (see setClock in openapi/control.yaml). */
+  setClock(input: ClockInput): ClockState {
+    const change = checked<ClockInput>('ClockInput', definedOnly(input));
+    const { clock, log } = this.context;
+    if (change.mode === 'virtual') clock.freeze();
+    if (change.setTo !== undefined) clock.set(typeof change.setTo === 'number' ? change.setTo : Date.parse(change.setTo));
+    if (change.advanceMs !== undefined) clock.advance(change.advanceMs);
+    if (change.mode === 'real') clock.useRealTime();
+    const state = clock.state();
+    log.info({ change, clock: state }, `clock: ${state.mode} at ${state.now}`);
+    return state;
+  }
+
+  advanceClock(ms: number): ClockState {
+    return this.setClock({ advanceMs: ms });
+  }
+
+  addFault(rule: FaultRuleInput): FaultView {
+    return this.context.faults.add(checked<FaultRuleInput>('FaultRuleInput', rule));
+  }
+
+  faults(): FaultView[] {
+    return this.context.faults.list();
+  }
+
+  fault(id: string): FaultView {
+    return this.context.faults.get(id);
+  }
+
+  removeFault(id: string): FaultView {
+    return this.context.faults.remove(id);
+  }
+
+  clearFaults(): { removed: number } {
+    return { removed: this.context.faults.clear() };
+  }
+
+  limits(): LimitsView {
+    return this.context.limits.view();
+  }
+
+  setLimits(change: Partial<LimitsProfile>): LimitsView {
+    return this.context.limits.set(checked<Partial<LimitsProfile>>('LimitsInput', change));
+  }
+
+  chaos(): ChaosView {
+    return this.context.faults.chaosView();
+  }
+
+  startChaos(input: ChaosInput): ChaosView {
+    return this.context.faults.startChaos(checked<ChaosInput>('ChaosInput', input));
+  }
+
+  stopChaos(): ChaosView {
+    return this.context.faults.stopChaos();
+  }
+
+  applyScenario(scenario: ScenarioInput): ScenarioApplied {
+    return applyScenario(this, checked<ScenarioInput>('Scenario', scenario));
+  }
+
+  async loadScenarioFile(path: string): Promise<ScenarioApplied> {
+    return this.applyScenario(await readScenarioFile(path));
+  }
+
+  /** The configuration's own faults (chaos seed, scenario): applied at start and after every reset. */
+  async startUp(): Promise<void> {
+    const { scenario } = this.context.settings;
+    if (scenario !== undefined) this.startupScenario = await readScenarioFile(scenario);
+    this.applyStartup();
+  }
+
+  /** Stops every timer and delay (the emulator is closing). */
+  dispose(): void {
+    this.context.faults.reset();
+    this.context.pageChanges.reset();
+    this.withdrawals.reset();
+  }
+
+  private applyStartup(): void {
+    const { chaosSeed, chaosRate } = this.context.settings;
+    if (chaosSeed !== undefined) this.startChaos({ seed: chaosSeed, rate: chaosRate });
+    if (this.startupScenario) applyScenario(this, this.startupScenario);
+  }
+
+  private withdraw(tokenId: string, how: 'expired' | 'revoked', input: { afterMs?: number }, why: string): TokenWithdrawal {
+    checked('TokenId', tokenId);
+    const { afterMs } = checked<{ afterMs?: number }>('WithdrawalInput', definedOnly(input));
+    return this.withdrawals.withdraw(tokenId, how, afterMs, why);
+  }
+}
+
+// Optional members given as undefined (e.g. `{ afterMs: undefined }`) mean "not given".
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The operations the object startEmulator() returns exposes as methods. */
+export const controlMethods = [
+  'reset',
+  'state',
+  'issueToken',
+  'expireToken',
+  'revokeToken',
+  'resetTopic',
+  'clock',
+  'setClock',
+  'advanceClock',
+  'addFault',
+  'faults',
+  'fault',
+  'removeFault',
+  'clearFaults',
+  'limits',
+  'setLimits',
+  'chaos',
+  'startChaos',
+  'stopChaos',
+  'applyScenario',
+  'loadScenarioFile',
+] as const;
+
+export type EmulatorControlApi = Pick<EmulatorControls, (typeof controlMethods)[number]>;
+
+export function bindControls(controls: EmulatorControls): EmulatorControlApi {
+  return Object.fromEntries(controlMethods.map((name) => [name, controls[name].bind(controls)])) as unknown as EmulatorControlApi;
+}

@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { parse as parseYaml } from 'yaml';
+import { errorHandler, sendError } from '../error-handler.js';
+import { EmulatorError } from '../errors.js';
+import type { OpenApiDocument } from '../openapi-routes.js';
+import type { EmulatorSettings } from '../settings.js';
+import { adminKeyCheck } from './admin-key.js';
+import { compileCheck } from './validation.js';
+
+// The fastify scope the control plane's routes live in: its own body parsers (JSON, and YAML
+// for scenarios) with a limit fit for scenarios, strict validation from the document, errors
+// phrased for the control plane, and the admin key on every operation that is not open.
+
+const CONTROL_BODY_LIMIT = 1024 * 1024;
+const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
+
+/** Paths of the operations the document leaves open (`security: []`), e.g. health. */
+function openUrls(document: OpenApiDocument): Set<string> {
+  const open = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const security = (operation as { security?: unknown[] } | undefined)?.security;
+      if (Array.isArray(security) && security.length === 0) open.add(path.replace(/\{(\w+)\}/g, ':$1'));
+    }
+  }
+  return open;
+}
+
+function controlErrorHandler(payloadLimit: number) {
+  const fallback = errorHandler(payloadLimit);
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.validation && error.validationContext === 'body') {
+      return sendError(reply, new EmulatorError('invalid_body', `The request body is invalid: ${error.message}.`));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendError(reply, new EmulatorError('unsupported_content_type', 'The control plane takes application/json bodies (scenarios also application/yaml).'));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(reply, new EmulatorError('payload_too_large', `A control-plane body may be at most ${CONTROL_BODY_LIMIT} bytes.`));
+    }
+    return fallback(error, request, reply);
+  };
+}
+
+export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSettings, document: OpenApiDocument): void {
+  scope.setValidatorCompiler(({ schema }) => {
+    const check = compileCheck(schema);
+    // fastify reads `errors` from the validator; the message is already a sentence.
+    const validate = (value: unknown) => {
+      const problem = check(value);
+      validate.errors = problem === undefined ? null : [{ message: problem, keyword: 'control', instancePath: '', schemaPath: '', params: {} }];
+      return problem === undefined;
+    };
+    validate.errors = null as FastifySchemaValidationError[] | null;
+    return validate;
+  });
+  scope.setSchemaErrorFormatter((errors, dataVar) => new Error((errors[0]?.message ?? `${dataVar} is invalid`).replace(/^body/, dataVar)));
+  scope.setErrorHandler(controlErrorHandler(settings.payloadLimitBytes));
+
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, scope.getDefaultJsonParser('error', 'ignore'));
+  scope.addContentTypeParser(YAML_TYPES, { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, text, done) => {
+    try {
+      done(null, parseYaml(text as string));
+    } catch (error) {
+      done(new EmulatorError('invalid_request', `The body is not valid YAML: ${(error as Error).message}`), undefined);
+    }
+  });
+  // An absent body is an empty object: optional bodies then validate, required ones name what is missing.
+  scope.addHook('preValidation', async (request) => {
+    request.body ??= {};
+  });
+
+  const check = adminKeyCheck(settings.adminKey);
+  if (check) {
+    const open = openUrls(document);
+    scope.addHook('onRequest', async (request) => {
+      if (!open.has(request.routeOptions.url ?? '')) await check(request);
+    });
+  }
+}

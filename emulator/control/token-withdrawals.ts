@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Clock, ClockTimer } from '../clock.js';
+
+// Expiring or revoking a token mid-stream, now or at a clock time: later requests with a token
+// of that id answer 401 (expired_token or invalid_token).
+
+export interface TokenWithdrawal {
+  tokenId: string;
+  how: 'expired' | 'revoked';
+  at: string;
+  scheduled: boolean;
+}
+
+export class TokenWithdrawals {
+  private readonly pending = new Map<TokenWithdrawal, ClockTimer>();
+
+  constructor(
+    private readonly auth: Authenticator,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  withdraw(tokenId: string, how: 'expired' | 'revoked', afterMs = 0, why = 'control plane'): TokenWithdrawal {
+    const at = new Date(this.clock.now() + afterMs).toISOString();
+    if (afterMs === 0) {
+      this.apply(tokenId, how, why);
+      return { tokenId, how, at, scheduled: false };
+    }
+    const withdrawal: TokenWithdrawal = { tokenId, how, at, scheduled: true };
+    this.pending.set(
+      withdrawal,
+      this.clock.schedule(afterMs, () => {
+        this.pending.delete(withdrawal);
+        this.apply(tokenId, how, `${why}: scheduled at ${at}`);
+      }),
+    );
+    return withdrawal;
+  }
+
+  scheduled(): TokenWithdrawal[] {
+    return [...this.pending.keys()];
+  }
+
+  reset(): void {
+    for (const timer of this.pending.values()) timer.cancel();
+    this.pending.clear();
+  }
+
+  private apply(tokenId: string, how: 'expired' | 'revoked', why: string): void {
+    this.auth.withdraw(tokenId, how);
+    this.log.info({ tokenId, how, why }, `token ${how}: every token with id '${tokenId}' now answers 401 (${why})`);
+  }
+}

@@ -1,0 +1,92 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
+import { EmulatorError } from '../errors.js';
+
+// The control plane's bodies are checked against openapi/control.yaml, by one Ajv instance for
+// both the HTTP routes (as fastify's validator) and the programmatic API, so the two cannot
+// drift. Strict about input: no type coercion, unknown members are errors, not dropped.
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const controlAjv = new Ajv({
+  strict: false, // OpenAPI keywords (example, x-emulator-*) are annotations here
+  allErrors: false,
+  useDefaults: true,
+  coerceTypes: false,
+  removeAdditional: false,
+  verbose: true, // errors carry their schema, whose x-emulator-message explains compound rules
+});
+addFormats(controlAjv);
+
+type Schemas = typeof controlDocument.components.schemas;
+export type ControlSchemaName = keyof Schemas;
+
+function where(error: ErrorObject): string {
+  return error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
+}
+
+const COMPOUND = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'allOf']);
+
+// With allErrors off, a broken compound rule (if/then, not, anyOf) reports only its innermost
+// failure. The schema on the error's path that carries an x-emulator-message says what the
+// rule as a whole means; the deepest such one whose rule contains the failure wins. A simple
+// schema (no compound rule of its own) may carry one for any of its keywords.
+function explanation(root: unknown, error: ErrorObject): { message: string; leaf: boolean } | undefined {
+  const segments = error.schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  let node: unknown = root;
+  let found: { message: string; leaf: boolean } | undefined;
+  for (let i = 0; i <= segments.length && node !== null && typeof node === 'object'; i++) {
+    const message = (node as Record<string, unknown>)['x-emulator-message'];
+    const rest = segments.slice(i);
+    const simple = rest.length === 1 && !Object.keys(node).some((k) => COMPOUND.has(k));
+    if (typeof message === 'string' && (simple || rest.some((s) => COMPOUND.has(s) && s !== 'allOf'))) found = { message, leaf: simple };
+    node = i < segments.length ? (node as Record<string, unknown>)[decodeURIComponent(segments[i]!)] : undefined;
+  }
+  return found;
+}
+
+/** One readable sentence for what is wrong, preferring the document's own explanation. */
+export function describeProblem(root: unknown, errors: readonly ErrorObject[], subject = 'body'): string {
+  const error = errors[0];
+  if (!error) return `${subject} is invalid`;
+  const at = where(error) ? `${subject}.${where(error)}` : subject;
+  const explained = explanation(root, error);
+  if (explained) {
+    // A compound rule's explanation speaks of the object holding it: drop the member the failure names.
+    const holder = explained.leaf || error.keyword === 'required' || error.keyword === 'not' || error.keyword === 'anyOf' ? at : at.replace(/\.[^.]*$/, '');
+    return `${holder}${explained.leaf ? '' : ':'} ${explained.message}`;
+  }
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${at} has an unknown member '${String(error.params.additionalProperty)}'`;
+    case 'required':
+      return `${at} needs '${String(error.params.missingProperty)}'`;
+    case 'enum':
+      return `${at} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minProperties':
+      return `${at} must set at least one member`;
+    case 'const':
+      return `${at} must be ${JSON.stringify(error.params.allowedValue)}`;
+    default:
+      return `${at} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** A check for one schema: undefined when the value is valid (defaults applied in place), else what is wrong. */
+export function compileCheck(schema: object): (value: unknown, subject?: string) => string | undefined {
+  const validate = controlAjv.compile(schema);
+  return (value, subject) => (validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject));
+}
+
+const checks = new Map<string, (value: unknown) => string | undefined>();
+
+/** Checks a value against one of the document's schemas (applying its defaults), or throws 400 invalid_body. */
+export function checked<T>(name: ControlSchemaName, value: unknown): T {
+  let check = checks.get(name);
+  if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name] as object)));
+  const copy = value === undefined ? {} : structuredClone(value);
+  const problem = check(copy);
+  if (problem) throw new EmulatorError('invalid_body', `The request body is invalid: ${problem}.`);
+  return copy as T;
+}

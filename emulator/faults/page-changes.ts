@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock, ClockTimer } from '../clock.js';
+import { EmulatorError } from '../errors.js';
+import type { TopicStore } from '../topics/store.js';
+
+// Page changes on demand: a topic evicted and recreated now, after the message numbered K, or
+// after some clock time. Each is logged with why, since every waiting subscriber of the topic
+// gets a discontinuity from it.
+
+export interface TopicReset {
+  cache: string;
+  topic: string;
+  previousPage: number;
+  page: number;
+}
+
+export interface ScheduledTopicReset {
+  cache: string;
+  topic: string;
+  page: number;
+  afterSequenceNumber?: number;
+  at?: string;
+}
+
+interface Schedule {
+  view(): ScheduledTopicReset;
+  cancel(): void;
+}
+
+export class PageChanges {
+  // One schedule per topic: a new one replaces the old.
+  private readonly schedules = new Map<string, Schedule>();
+
+  constructor(
+    private readonly store: TopicStore,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The topic changes page now (it is created first if it does not exist). */
+  changeNow(cache: string, topic: string, why: string): TopicReset {
+    this.requireCache(cache);
+    const existing = this.store.find(cache, topic);
+    const waiting = existing?.waiting.size ?? 0;
+    const previousPage = this.store.topic(cache, topic).page;
+    const page = this.store.changePage(cache, topic);
+    this.log.info(
+      { cache, topic, previousPage, page, waitingSubscribers: waiting, why },
+      `page change: ${cache}/${topic} page ${previousPage} -> ${page} (${why}); ${waiting} waiting subscriber(s) answered with a discontinuity`,
+    );
+    return { cache, topic, previousPage, page };
+  }
+
+  /** The topic changes page right after the message numbered `sequenceNumber` is published. */
+  afterSequenceNumber(cache: string, topic: string, sequenceNumber: number, why: string): ScheduledTopicReset {
+    this.requireCache(cache);
+    const target = this.store.topic(cache, topic);
+    const key = keyOf(cache, topic);
+    const schedule: Schedule = {
+      view: () => ({ cache, topic, page: target.page, afterSequenceNumber: sequenceNumber }),
+      cancel: () => {
+        if (target.onPublished === onPublished) target.onPublished = undefined;
+      },
+    };
+    const onPublished = (seq: number) => {
+      if (seq !== sequenceNumber) return;
+      this.unschedule(key);
+      this.changeNow(cache, topic, `${why}: scheduled after message ${sequenceNumber}`);
+    };
+    this.replace(key, schedule);
+    target.onPublished = onPublished;
+    return schedule.view();
+  }
+
+  /** The topic changes page once the clock has moved `afterMs` forward. */
+  afterTime(cache: string, topic: string, afterMs: number, why: string): ScheduledTopicReset {
+    this.requireCache(cache);
+    const target = this.store.topic(cache, topic);
+    const key = keyOf(cache, topic);
+    const at = new Date(this.clock.now() + afterMs).toISOString();
+    const timer: ClockTimer = this.clock.schedule(afterMs, () => {
+      this.schedules.delete(key);
+      this.changeNow(cache, topic, `${why}: scheduled at ${at}`);
+    });
+    const schedule: Schedule = { view: () => ({ cache, topic, page: target.page, at }), cancel: () => timer.cancel() };
+    this.replace(key, schedule);
+    return schedule.view();
+  }
+
+  scheduled(): ScheduledTopicReset[] {
+    return [...this.schedules.values()].map((s) => s.view());
+  }
+
+  /** Cancels every schedule (the emulator's reset; the store forgets the topics itself). */
+  reset(): void {
+    for (const schedule of this.schedules.values()) schedule.cancel();
+    this.schedules.clear();
+  }
+
+  private requireCache(cache: string): void {
+    if (!this.store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+  }
+
+  private replace(key: string, schedule: Schedule): void {
+    this.unschedule(key);
+    this.schedules.set(key, schedule);
+  }
+
+  private unschedule(key: string): void {
+    this.schedules.get(key)?.cancel();
+    this.schedules.delete(key);
+  }
+}
+
+function keyOf(cache: string, topic: string): string {
+  return JSON.stringify([cache, topic]);
+}
