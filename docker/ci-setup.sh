@@ -50,6 +50,9 @@ else
     *) fail "DOCKER_HOST=$DOCKER_HOST does not answer and is not a local socket this script can serve" ;;
   esac
   [ "$(id -u)" = 0 ] || fail "need root to start dockerd"
+  # An engine this script started earlier and that has since died (its session ended) left its
+  # temporary directory and mounts: clear them first.
+  if [ -f "$state_file" ]; then bash "$repo_root/docker/ci-teardown.sh" || true; fi
   # A temporary root keeps images and containers out of /var/lib/docker; a short path keeps
   # containerd's socket path under the 108-byte limit of unix sockets.
   run_dir="$(mktemp -d /tmp/te-dockerd.XXXXXX)"

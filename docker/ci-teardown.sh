@@ -8,7 +8,8 @@ state_file="/tmp/topics-emulator-dockerd.state"
 pid="$(sed -n 's/^pid=//p' "$state_file")"
 dir="$(sed -n 's/^dir=//p' "$state_file")"
 
-if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+# The pid must still be a dockerd: after a restart the number may belong to something else.
+if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = dockerd ]; then
   # Containers first, so dockerd's shutdown does not wait on them.
   ids="$(timeout 20 docker ps -q 2>/dev/null || true)"
   # shellcheck disable=SC2086 # a list of ids
@@ -21,10 +22,18 @@ if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
   fi
   echo "[ci-teardown] stopped dockerd $pid" >&2
 fi
-# Only our own temporary directory, and only once nothing is mounted under it.
+# Only our own temporary directory. A dockerd that was killed (the session ended) leaves its
+# mounts behind: unmount them, deepest first, before removing anything.
 case "$dir" in
   /tmp/te-dockerd.*)
-    if ! grep -q " $dir/" /proc/mounts; then rm -rf "$dir"; else echo "[ci-teardown] mounts remain under $dir; kept" >&2; fi
+    awk -v d="$dir/" 'index($2, d) == 1 || $2 "/" == d { print $2 }' /proc/mounts | sort -r | while read -r mount; do
+      umount -l "$mount" 2>/dev/null || true
+    done
+    if ! awk -v d="$dir" 'index($2, d) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+      rm -rf "$dir"
+    else
+      echo "[ci-teardown] mounts remain under $dir; kept" >&2
+    fi
     ;;
 esac
 rm -f "$state_file"
