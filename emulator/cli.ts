@@ -17,6 +17,14 @@ function wholeNumber(flag: string) {
   };
 }
 
+function probability(flag: string) {
+  return (value: string): number => {
+    const n = Number(value.trim());
+    if (!/^\d*\.?\d+$/.test(value.trim()) || n > 1) throw new InvalidArgumentError(`${flag} must be a number from 0 to 1.`);
+    return n;
+  };
+}
+
 function duration(plainUnitMs: number) {
   return (value: string): number => {
     try {
@@ -71,6 +79,20 @@ const serverOptions = [
     .env(`${ENV}LOG_LEVEL`)
     .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   new Option('--config <file>', 'a JSON or YAML file of settings (flags and environment override it)').env(`${ENV}CONFIG`),
+  new Option('--control <on|off>', 'serve the control plane under /_emulator/ (default on; health is always served)').env(`${ENV}CONTROL`).choices(['on', 'off']),
+  new Option('--admin-key <key>', 'the control plane then requires it in X-Emulator-Admin-Key (mandatory beyond loopback)').env(`${ENV}ADMIN_KEY`),
+  new Option('--scenario <file>', 'a YAML or JSON scenario applied at start and on every reset').env(`${ENV}SCENARIO`),
+  new Option('--limits <profile>', "'account' switches the provider's account limits on (default off)").env(`${ENV}LIMITS`).choices(['off', 'account']),
+  new Option('--limit-ops-per-second <count>', 'account limit: operations per second (default 10)')
+    .env(`${ENV}LIMIT_OPS_PER_SECOND`)
+    .argParser(wholeNumber('--limit-ops-per-second')),
+  new Option('--limit-subscriptions <count>', 'account limit: concurrent subscriptions (default 100)')
+    .env(`${ENV}LIMIT_SUBSCRIPTIONS`)
+    .argParser(wholeNumber('--limit-subscriptions')),
+  new Option('--chaos-seed <seed>', 'seeded chaos: a random, replayable mix of faults').env(`${ENV}CHAOS_SEED`).argParser(wholeNumber('--chaos-seed')),
+  new Option('--chaos-rate <probability>', 'with --chaos-seed: share of requests that get a fault (default 0.1)')
+    .env(`${ENV}CHAOS_RATE`)
+    .argParser(probability('--chaos-rate')),
 ];
 
 interface ServerFlags {
@@ -89,6 +111,14 @@ interface ServerFlags {
   endpoint?: string;
   logLevel?: EmulatorSettings['logLevel'];
   config?: string;
+  control?: 'on' | 'off';
+  adminKey?: string;
+  scenario?: string;
+  limits?: EmulatorSettings['limits'];
+  limitOpsPerSecond?: number;
+  limitSubscriptions?: number;
+  chaosSeed?: number;
+  chaosRate?: number;
 }
 
 async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
@@ -108,7 +138,25 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     corsOrigins: flags.corsOrigin,
     endpoint: flags.endpoint,
     logLevel: flags.logLevel,
+    controlPlane: flags.control === undefined ? undefined : flags.control === 'on',
+    adminKey: flags.adminKey,
+    scenario: flags.scenario,
+    limits: flags.limits,
+    limitOperationsPerSecond: flags.limitOpsPerSecond,
+    limitConcurrentSubscriptions: flags.limitSubscriptions,
+    chaosSeed: flags.chaosSeed,
+    chaosRate: flags.chaosRate,
   });
+}
+
+function controlLines(emulator: RunningEmulator): string[] {
+  const { url, settings } = emulator;
+  if (!settings.controlPlane) return ['  Control:   off (--control off)'];
+  const lines = [`  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`];
+  if (settings.scenario !== undefined) lines.push(`  Scenario:  ${settings.scenario}`);
+  if (settings.limits === 'account') lines.push(`  Limits:    ${settings.limitOperationsPerSecond} ops/s, ${settings.limitConcurrentSubscriptions} subscriptions`);
+  if (settings.chaosSeed !== undefined) lines.push(`  Chaos:     seed ${settings.chaosSeed}, rate ${settings.chaosRate} (replay with --chaos-seed ${settings.chaosSeed})`);
+  return lines;
 }
 
 function banner(emulator: RunningEmulator): string {
@@ -123,6 +171,7 @@ function banner(emulator: RunningEmulator): string {
     `  API key:   ${showKey ? `${DEV_API_KEY} (the dev key; full access)` : `${settings.apiKeys.length} configured (not shown)`}`,
     `  Publish:   curl -i -X POST -H 'Authorization: ${key}' -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
     `  Subscribe: curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=0&sequence_page=0'`,
+    ...controlLines(emulator),
     `  Stop with Ctrl+C.`,
     '',
   ].join('\n');

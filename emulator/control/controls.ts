@@ -20,6 +20,9 @@ export interface ClockInput {
   advanceMs?: number;
 }
 
+/** A token request; ttlSeconds defaults to one hour. */
+export type TokenInput = Omit<TokenRequest, 'ttlSeconds'> & { ttlSeconds?: number };
+
 export interface TopicResetInput {
   afterSequenceNumber?: number;
   afterMs?: number;
@@ -122,8 +125,8 @@ export class EmulatorControls {
     };
   }
 
-  /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
-  async issueToken(request: TokenRequest): Promise<IssuedToken & { tokenId?: string }> {
+  /** Signs a token in the portable format; it expires ttlSeconds (default 3600) after the clock's reading. */
+  async issueToken(request: TokenInput): Promise<IssuedToken & { tokenId?: string }> {
     const valid = checked<TokenRequest>('TokenRequest', request);
     const issued = await issueToken(valid, signingKeyBytes(this.context.settings.signingKey), this.context.clock.now(), this.endpoint);
     return { ...issued, ...(valid.tokenId !== undefined ? { tokenId: valid.tokenId } : {}) };

@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { TokenRequest } from '../auth/tokens.js';
 import type { OperationHandler } from '../context.js';
 import type { ChaosInput } from '../faults/chaos.js';
 import type { FaultRuleInput } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
 import type { ScenarioInput } from '../scenario/apply.js';
-import type { ClockInput, EmulatorControls, TopicResetInput } from './controls.js';
+import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
 import { healthHandler } from './health.js';
 import { controlOperation as op, created, ok } from './operation.js';
 
@@ -20,7 +19,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     healthHandler(),
     op('reset', () => ok(controls.reset())),
     op('getState', () => ok(controls.state())),
-    op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),
+    op('issueToken', async (r) => created(await controls.issueToken(body<TokenInput>(r)))),
     op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
     op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
     op('resetTopic', (r) => {

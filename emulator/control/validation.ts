@@ -73,10 +73,20 @@ export function describeProblem(root: unknown, errors: readonly ErrorObject[], s
   }
 }
 
+type Check = (value: unknown, subject?: string) => string | undefined;
+
+// The document is loaded once per process; its schema objects are compiled once, not per start.
+const compiled = new WeakMap<object, Check>();
+
 /** A check for one schema: undefined when the value is valid (defaults applied in place), else what is wrong. */
-export function compileCheck(schema: object): (value: unknown, subject?: string) => string | undefined {
-  const validate = controlAjv.compile(schema);
-  return (value, subject) => (validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject));
+export function compileCheck(schema: object): Check {
+  let check = compiled.get(schema);
+  if (!check) {
+    const validate = controlAjv.compile(schema);
+    check = (value, subject) => (validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject));
+    compiled.set(schema, check);
+  }
+  return check;
 }
 
 const checks = new Map<string, (value: unknown) => string | undefined>();

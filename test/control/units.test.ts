@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../emulator/clock.js';
+import { countItems, keepItems } from '../../emulator/faults/deliveries.js';
+import { seededRandom } from '../../emulator/faults/random.js';
+import { FaultRule } from '../../emulator/faults/rule.js';
+import { storeMessage } from '../../emulator/topics/message.js';
+import { RateWindow } from '../../emulator/limits/rate-window.js';
+
+// The small parts faults and limits are made of.
+
+describe('seededRandom (mulberry32)', () => {
+  it('gives the same numbers for the same seed, others for another, all in [0, 1)', () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    const c = seededRandom(43);
+    const first = Array.from({ length: 1000 }, a);
+    expect(Array.from({ length: 1000 }, b)).toEqual(first);
+    expect(Array.from({ length: 1000 }, c)).not.toEqual(first);
+    expect(first.every((x) => x >= 0 && x < 1)).toBe(true);
+    const mean = first.reduce((s, x) => s + x, 0) / first.length;
+    expect(mean).toBeGreaterThan(0.45);
+    expect(mean).toBeLessThan(0.55);
+  });
+});
+
+describe('subscribe bodies', () => {
+  const body = (...texts: string[]) => `{"items":[${texts.map((t, i) => storeMessage(7, i + 1, { text: t }).element).join(',')}]}`;
+
+  it('counts items without parsing, even when a text looks like an item', () => {
+    expect(countItems('{"items":[]}')).toBe(0);
+    expect(countItems(body('a', '{"item":{"x":1}}', 'c'))).toBe(3);
+    expect(countItems(`{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a').slice(10, -2)}]}`)).toBe(1);
+  });
+
+  it('keeps elements up to the n-th item, discontinuities included', () => {
+    const withGap = `{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a', 'b', 'c').slice(10)}`;
+    const kept = JSON.parse(keepItems(withGap, 2)) as { items: object[] };
+    expect(kept.items).toHaveLength(3);
+    expect(kept.items[0]).toHaveProperty('discontinuity');
+    expect(JSON.stringify(kept.items[2])).toContain('"topic_sequence_number":2');
+  });
+});
+
+describe('RateWindow', () => {
+  it('counts in whole seconds of the clock and tells how long until the next', () => {
+    const clock = new Clock();
+    clock.set(10_250);
+    const window = new RateWindow(clock);
+    window.add(3);
+    expect(window.operations).toBe(3);
+    expect(window.startedAt).toBe(10_000);
+    expect(window.retryAfterSeconds()).toBe(1);
+    clock.advance(749);
+    expect(window.operations).toBe(3);
+    clock.advance(1);
+    expect(window.operations).toBe(0);
+    clock.set(5_000); // set back: a new window, not a negative one
+    expect(window.operations).toBe(0);
+  });
+});
+
+describe('FaultRule', () => {
+  it('skips, then fires at most count times; matches on every given field', () => {
+    const rule = new FaultRule('f1', { operation: 'publish', cache: 'c', topicPrefix: 'a-', tokenId: 'x', skip: 1, count: 2, status: 500 }, 0);
+    const facts = { operation: 'publish' as const, cache: 'c', topic: 'a-1', tokenId: 'x' };
+    expect(rule.matches(facts)).toBe(true);
+    expect(rule.matches({ ...facts, operation: 'subscribe' })).toBe(false);
+    expect(rule.matches({ ...facts, cache: 'd' })).toBe(false);
+    expect(rule.matches({ ...facts, topic: 'b-1' })).toBe(false);
+    expect(rule.matches({ ...facts, tokenId: undefined })).toBe(false);
+    expect([rule.consider(), rule.consider(), rule.consider(), rule.consider()]).toEqual([false, true, true, false]);
+    expect(rule.usedUp).toBe(true);
+    expect(rule.view()).toMatchObject({ matched: 3, fired: 2, remaining: 0 });
+  });
+
+  it('refuses a code that does not belong to its status', () => {
+    expect(() => new FaultRule('f1', { status: 500, code: 'expired_token' }, 0)).toThrow(/answers 401, not 500/);
+  });
+});
