@@ -6,10 +6,10 @@ import { oursSpec, type BenchContext, type BenchOptions, type Figure, type Row }
 import { idle } from './figures/idle.js';
 import { latency } from './figures/latency.js';
 import { memoryLongRun } from './figures/memory-long-run.js';
-import { startup } from './figures/startup.js';
+import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
 import { SwarmProcess } from './load/swarm-process.js';
-import { profilePath, type ProfiledPath } from './profile/profile-path.js';
+import { profilePath, profileStartup, type ProfiledPath } from './profile/profile-path.js';
 import { emulatorCli, emulatorModule } from './paths.js';
 import type { ServerSpec } from './servers/server-spec.js';
 import { describeMachine } from './report/machine.js';
@@ -18,7 +18,8 @@ import { formatTable } from './report/table.js';
 // `npm run bench [-- --json [PATH]] [--long] [--runs N] [--only a,b]`: every figure of issue 6,
 // each side by side with its baseline in the same run, as one table (or JSON).
 // Start-up runs first, while nothing else of the bench is alive.
-// `npm run bench -- --profile publish|fanout`: a CPU profile of the emulator on that path instead.
+// `npm run bench -- --profile publish|fanout|startup`: CPU profiles of the emulator and its baseline
+// on that path instead.
 // `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
 const figures: Figure[] = [startup, throughput, latency, fanout, idle, memoryLongRun, conformance];
@@ -48,7 +49,7 @@ function parseArguments(argv: string[]): Arguments {
     } else if (argument === '--runs' && value !== undefined) {
       parsed.options.runs = Math.max(1, Number.parseInt(value, 10));
       i++;
-    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout')) {
+    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout' || value === 'startup')) {
       parsed.profile = value;
       i++;
     } else if (argument === '--dist' && value !== undefined) {
@@ -59,7 +60,7 @@ function parseArguments(argv: string[]): Arguments {
       i++;
     } else {
       const names = figures.map((figure) => figure.name).join(',');
-      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout\n`);
+      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout|startup\n`);
       process.exit(2);
     }
   }
@@ -87,9 +88,13 @@ const context: BenchContext = {
 };
 if (args.profile !== undefined) {
   try {
-    if (context.ours === undefined) throw new Error('the emulator is not built: nothing to profile');
-    const baseline: ServerSpec = { kind: args.profile === 'publish' ? 'b-fastify' : 'b-ref' };
-    for (const spec of [context.ours, baseline]) process.stdout.write(`${await profilePath(args.profile, spec, swarm, log)}\n`);
+    if (context.ours === undefined || context.emulatorCli === undefined) throw new Error('the emulator is not built: nothing to profile');
+    if (args.profile === 'startup') {
+      for (const contender of [emulatorContender(context.emulatorCli), bFastifyContender()]) process.stdout.write(`${await profileStartup(contender)}\n`);
+    } else {
+      const baseline: ServerSpec = { kind: args.profile === 'publish' ? 'b-fastify' : 'b-ref' };
+      for (const spec of [context.ours, baseline]) process.stdout.write(`${await profilePath(args.profile, spec, swarm, log)}\n`);
+    }
   } finally {
     await swarm.stop();
   }

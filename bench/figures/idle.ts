@@ -92,7 +92,8 @@ export const idle: Figure = {
     const limit = openFilesLimit();
     const count = Number.isFinite(limit) && wanted + 1_000 > limit ? Math.floor((limit - 1_000) / 1_000) * 1_000 : wanted;
     const capped = count < wanted ? `${wanted.toLocaleString('en')} not runnable here: open-files limit ${limit}; held ${count.toLocaleString('en')}` : undefined;
-    const ours = withSettings(context.ours, { longPollTimeoutMs: 0 });
+    // Nothing may time out or be refused while held: no long-poll timeout, and room for all.
+    const ours = withSettings(context.ours, { longPollTimeoutMs: 0, maxWaitingSubscribers: count + 1_000 });
     const baseline: ServerSpec = { kind: 'b-ref' };
     const samples = new Map<string, Sample[]>();
     for (let i = 0; i < runs; i++) {

@@ -14,13 +14,14 @@ import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult } 
 
 const baseUrlPattern = /Base URL:\s+(http:\/\/\S+)/;
 
-interface Contender {
+export interface Contender {
   name: string;
   args: string[];
   request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; status: number };
 }
 
-async function timeStart(contender: Contender): Promise<number> {
+/** Milliseconds from spawning `node <args>` to the contender's first successful answer; then stops it. */
+export async function timeStart(contender: Contender): Promise<number> {
   const start = nowMs();
   const child = spawn(process.execPath, contender.args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -69,22 +70,28 @@ async function timeStart(contender: Contender): Promise<number> {
   }
 }
 
+/** The emulator's CLI, answered by an authenticated publish; `nodeFlags` e.g. --cpu-prof. */
+export function emulatorContender(cli: string, nodeFlags: string[] = []): Contender {
+  return {
+    name: 'ours',
+    args: [...nodeFlags, cli, '--port', '0', '--log-level', 'warn'],
+    request: { method: 'POST', headers: publishHeaders(devCredentials), body: 'hello', status: 204 },
+  };
+}
+
+export function bFastifyContender(nodeFlags: string[] = []): Contender {
+  return {
+    name: 'b-fastify',
+    args: [...childExecArgv, ...nodeFlags, join(benchDir, 'baselines', `cli${moduleExtension}`), 'b-fastify', '--port', '0'],
+    request: { method: 'GET', headers: {}, status: 200 },
+  };
+}
+
 export const startup: Figure = {
   name: 'startup',
   async run(context: BenchContext): Promise<FigureResult> {
-    const ours: Contender | undefined =
-      context.emulatorCli === undefined
-        ? undefined
-        : {
-            name: 'ours',
-            args: [context.emulatorCli, '--port', '0', '--log-level', 'warn'],
-            request: { method: 'POST', headers: publishHeaders(devCredentials), body: 'hello', status: 204 },
-          };
-    const baseline: Contender = {
-      name: 'b-fastify',
-      args: [...childExecArgv, join(benchDir, 'baselines', `cli${moduleExtension}`), 'b-fastify', '--port', '0'],
-      request: { method: 'GET', headers: {}, status: 200 },
-    };
+    const ours = context.emulatorCli === undefined ? undefined : emulatorContender(context.emulatorCli);
+    const baseline = bFastifyContender();
     const samples = new Map<string, number[]>();
     const runs = Math.max(5, context.options.runs);
     await timeStart(baseline); // warm the file-system cache for both before timing

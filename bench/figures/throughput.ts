@@ -10,7 +10,7 @@ import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult, t
 
 const connections = 100;
 const warmUpSeconds = 2;
-const runSeconds = 5;
+const runSeconds = 4;
 const body = 'hello from the topics-emulator bench';
 
 interface Sample {

@@ -7,15 +7,32 @@ import { repoRoot } from '../paths.js';
 import { ServerProcess } from '../servers/server-process.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { formatSummary, summariseProfile } from './summarise.js';
+import { timeStart, type Contender } from '../figures/startup.js';
 
 // Profiles a server's process (`node --cpu-prof`) while the bench drives one path: `publish`
 // (autocannon, 100 connections, as the throughput figure) or `fanout` (one publish to 5,000
-// waiting subscribers, repeated). Prints the top self-time functions and areas. Run on the
+// waiting subscribers, repeated), or `startup` (spawn to first answer). Prints the top self-time functions and areas. Run on the
 // emulator and on its baseline, the difference between the two is what the emulator adds.
 
-export type ProfiledPath = 'publish' | 'fanout';
+export type ProfiledPath = 'publish' | 'fanout' | 'startup';
 
-export async function profilePath(path: ProfiledPath, spec: ServerSpec, swarm: SwarmProcess, log: (message: string) => void): Promise<string> {
+/** Profiles one start: spawn to first answer, as the start-up figure times it. */
+export async function profileStartup(contender: Contender): Promise<string> {
+  const dir = join(repoRoot, '.tmp', 'bench-profile', `startup-${contender.name}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const ms = await timeStart({ ...contender, args: [`--cpu-prof`, `--cpu-prof-dir=${dir}`, ...contender.args] });
+  return summaryOf(dir, `${contender.name}, start-up (${ms.toFixed(0)} ms with the profiler on)`);
+}
+
+function summaryOf(dir: string, title: string): string {
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
+  const full = join(dir, file);
+  return `## ${title} (${full})\n\n${formatSummary(summariseProfile(full))}\n`;
+}
+
+export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, swarm: SwarmProcess, log: (message: string) => void): Promise<string> {
   const dir = join(repoRoot, '.tmp', 'bench-profile', `${path}-${spec.kind}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -47,8 +64,5 @@ export async function profilePath(path: ProfiledPath, spec: ServerSpec, swarm: S
   } finally {
     await server.stop(); // a clean exit is what makes node write the profile
   }
-  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-  if (file === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
-  const full = join(dir, file);
-  return `## ${spec.kind}, ${path} path (${full})\n\n${formatSummary(summariseProfile(full))}\n`;
+  return summaryOf(dir, `${spec.kind}, ${path} path`);
 }
