@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
 import cors from '@fastify/cors';
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
@@ -58,18 +58,37 @@ function registerOperations(scope: FastifyInstance, context: EmulatorContext, do
       schema: route.schema,
       // Credentials first, before the body is read: a stranger's body is never buffered.
       ...(access && {
-        onRequest: async (request: FastifyRequest) => {
-          const credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
-          request.principal = await context.auth.authenticate(credential);
+        // Callback-style hooks: a credential seen before is settled without a promise.
+        onRequest: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+          let credential: string;
+          try {
+            credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
+            const known = context.auth.known(credential);
+            if (known) {
+              request.principal = known;
+              return done();
+            }
+          } catch (error) {
+            return done(error as Error);
+          }
+          context.auth.authenticate(credential).then((principal) => {
+            request.principal = principal;
+            done();
+          }, done);
         },
-        preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        preHandler: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
           const { cacheName, topicName } = request.params as TopicParams;
-          context.auth.authorize(request.principal!, access, cacheName, topicName);
-          if (!context.store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
-          // Fault rules, chaos, account limits: each a boolean check when switched off.
-          await hooks!.admit(request, reply);
+          try {
+            context.auth.authorize(request.principal!, access, cacheName, topicName);
+            if (!context.store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
+          } catch (error) {
+            return done(error as Error);
+          }
+          // Fault rules, chaos, account limits: two boolean checks when switched off.
+          if (!context.faults.active && !context.limits.active) return done();
+          hooks!.admit(request, reply).then(() => done(), done);
         },
-        onSend: hooks!.onSend,
+        ...(hooks!.onSend && { onSend: hooks!.onSend }),
       }),
       handler: hooks
         ? (request, reply) => {

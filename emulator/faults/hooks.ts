@@ -4,8 +4,9 @@ import { countItems } from './deliveries.js';
 import type { RequestFacts, ServiceOperation } from './rule.js';
 
 // Where faults and account limits meet a service request (wired in app.ts): after
-// authentication and authorization, before the handler; as a subscribe starts waiting; as a
-// response leaves. Each first checks a boolean, so with nothing switched on they cost a branch.
+// authentication and authorization, before the handler (app.ts calls admit only when a rule,
+// chaos or the limits are on); as a subscribe starts waiting; as a subscribe response leaves.
+// With nothing switched on, each costs a branch.
 
 function factsOf(operation: ServiceOperation, request: FastifyRequest): RequestFacts {
   const { cacheName, topicName } = request.params as TopicParams;
@@ -18,7 +19,6 @@ export function serviceHooks(context: EmulatorContext, operation: ServiceOperati
   return {
     /** Fault rules first (the first that fires decides), then chaos, then the account limits. */
     async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      if (!faults.active && !limits.active) return;
       const facts = factsOf(operation, request);
       if (faults.active) {
         await faults.intercept(facts, request, reply);
@@ -35,11 +35,14 @@ export function serviceHooks(context: EmulatorContext, operation: ServiceOperati
     },
 
     /** A subscribe response leaving: "after N items" rules, then delivered items as operations. */
-    onSend: ((request, reply, payload, done) => {
-      if ((!faults.watchesDeliveries && !limits.active) || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
-      const body = faults.watchesDeliveries ? faults.delivered(request, reply, payload) : payload;
-      if (limits.active && reply.statusCode === 200) limits.delivered(countItems(body));
-      done(null, body);
-    }) satisfies onSendHookHandler,
+    onSend:
+      operation === 'subscribe'
+        ? (((request, reply, payload, done) => {
+            if ((!faults.watchesDeliveries && !limits.active) || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+            const body = faults.watchesDeliveries ? faults.delivered(request, reply, payload) : payload;
+            if (limits.active && reply.statusCode === 200) limits.delivered(countItems(body));
+            done(null, body);
+          }) satisfies onSendHookHandler)
+        : undefined,
   };
 }
