@@ -2,7 +2,8 @@
 // model. Anything that is not exactly one `item` or one `discontinuity` with integer
 // fields becomes 'malformed' (its own rule reports it; the stream checks skip it).
 
-export type MessageValue = { kind: 'text'; text: string } | { kind: 'binary'; bytes: Uint8Array };
+/** A message value; a delivered binary one keeps the string it came as (`encoded`). */
+export type MessageValue = { kind: 'text'; text: string } | { kind: 'binary'; bytes: Uint8Array; encoded?: string };
 
 /** A delivered value; 'opaque' when a binary member is not standard base64. */
 export type DeliveredValue = MessageValue | { kind: 'opaque'; raw: unknown };
@@ -33,7 +34,7 @@ function decodeValue(raw: unknown): DeliveredValue | string {
   if (typeof raw.text === 'string') return { kind: 'text', text: raw.text };
   if (typeof raw.binary === 'string') {
     const bytes = decodeBase64(raw.binary);
-    return bytes ? { kind: 'binary', bytes } : { kind: 'opaque', raw };
+    return bytes ? { kind: 'binary', bytes, encoded: raw.binary } : { kind: 'opaque', raw };
   }
   return { kind: 'opaque', raw };
 }
@@ -68,6 +69,18 @@ export function decodeElements(body: unknown): Element[] | undefined {
   return body.items.map((raw, index) => decodeElement(raw, index));
 }
 
+/**
+ * Other readings of a binary string (hex, base64url, unpadded base64), to tell "another
+ * representation of the right bytes" (observed) from "the wrong bytes" (documented).
+ */
+export function otherEncodings(encoded: string): Uint8Array[] {
+  const readings: Uint8Array[] = [];
+  if (/^(?:[0-9a-fA-F]{2})*$/.test(encoded)) readings.push(new Uint8Array(Buffer.from(encoded, 'hex')));
+  if (/^[A-Za-z0-9_-]*$/.test(encoded)) readings.push(new Uint8Array(Buffer.from(encoded, 'base64url')));
+  if (/^[A-Za-z0-9+/]*$/.test(encoded)) readings.push(new Uint8Array(Buffer.from(encoded, 'base64')));
+  return readings;
+}
+
 export function sameValue(a: DeliveredValue, b: DeliveredValue): boolean {
   if (a.kind === 'text' && b.kind === 'text') return a.text === b.text;
   if (a.kind === 'binary' && b.kind === 'binary') return Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
@@ -75,10 +88,18 @@ export function sameValue(a: DeliveredValue, b: DeliveredValue): boolean {
   return false;
 }
 
+/** Invisible and direction-changing characters as \u escapes, so a report shows every character. */
+function printable(text: string): string {
+  return text.replace(/[\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufe00-\ufe0f\ufeff\ufff0-\uffff]|\p{Cs}|\p{Co}|\p{Cn}/gu, (c) =>
+    c.codePointAt(0)! > 0xffff ? `\\u{${c.codePointAt(0)!.toString(16)}}` : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A short printable form for reports: `text "héllo"` or `binary 3 bytes 00ff10`. */
 export function describeValue(value: DeliveredValue, max = 40): string {
   if (value.kind === 'text') {
-    const shown = JSON.stringify(value.text.length > max ? `${value.text.slice(0, max)}…` : value.text);
+    const cut = [...value.text];
+    const shown = printable(JSON.stringify(cut.length > max ? `${cut.slice(0, max).join('')}…` : value.text));
     return `text ${shown} (${Buffer.byteLength(value.text)} bytes)`;
   }
   if (value.kind === 'binary') {

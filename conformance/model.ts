@@ -2,7 +2,7 @@
 // client's own events), what each subscriber received, and the properties that must hold
 // between the two. It knows nothing of HTTP; the stream runner feeds it.
 import type { Cursor } from './exchange.js';
-import { describeValue, type DeliveredValue, type Element, type Item, type MessageValue } from './elements.js';
+import { describeValue, otherEncodings, type DeliveredValue, type Element, type Item, type MessageValue } from './elements.js';
 
 export type ModelRule =
   | 'stream.same-order-for-all'
@@ -129,9 +129,9 @@ export class StreamModel {
       if (violations.filter((v) => v.rule === violation.rule).length < MAX_PER_RULE) violations.push(violation);
     };
     const entries = this.globalLog(add);
-    const { assigned, unmatched } = this.matchPublishes(entries, add);
+    const { assigned, unmatched, keys } = this.matchPublishes(entries, add);
     this.checkOrder(entries, assigned, add);
-    this.checkLoss(unmatched, add);
+    this.checkLoss(unmatched, keys, add);
     return violations;
   }
 
@@ -166,7 +166,10 @@ export class StreamModel {
    * Pairs each delivered entry with a publish of the same value (earliest unassigned first)
    * and reports values never published and values delivered more often than published.
    */
-  private matchPublishes(entries: Entry[], add: (v: ModelViolation) => void): { assigned: Map<Entry, PublishRecord>; unmatched: Entry[] } {
+  private matchPublishes(
+    entries: Entry[],
+    add: (v: ModelViolation) => void,
+  ): { assigned: Map<Entry, PublishRecord>; unmatched: Entry[]; keys: Map<string, string> } {
     const available = new Map<string, PublishRecord[]>();
     for (const record of this.publishes) {
       if (record.outcome === 'rejected') continue;
@@ -177,9 +180,11 @@ export class StreamModel {
     const assigned = new Map<Entry, PublishRecord>();
     const unmatched: Entry[] = [];
     const delivered = new Map<string, Entry[]>();
+    /** (page:number) -> the value key it counts as. */
+    const keys = new Map<string, string>();
     for (const entry of entries) {
-      if (entry.value.kind === 'opaque') continue; // unreadable binary: its own (observed) rule
-      let key = valueKey(entry.value);
+      let key = this.representationKey(entry, published, add);
+      if (key === undefined) continue; // unreadable binary: value.binary-base64 reports it
       if (!published.has(key) && entry.value.kind === 'text' && published.has(textAsBinaryKey(entry.value.text))) {
         // A binary message delivered as text: the representation is not documented.
         key = textAsBinaryKey(entry.value.text);
@@ -189,6 +194,7 @@ export class StreamModel {
           exchangeIds: [entry.exchangeId],
         });
       }
+      keys.set(entry.key, key);
       delivered.set(key, [...(delivered.get(key) ?? []), entry]);
       const candidates = available.get(key);
       if (!published.has(key)) {
@@ -213,7 +219,32 @@ export class StreamModel {
         });
       }
     }
-    return { assigned, unmatched };
+    return { assigned, unmatched, keys };
+  }
+
+  /**
+   * The key to count an entry under. A binary value that is not the base64 of a published
+   * message but another encoding of one is counted as that message, and reported as a
+   * representation difference (observed), not as corruption.
+   */
+  private representationKey(entry: Entry, published: Map<string, number>, add: (v: ModelViolation) => void): string | undefined {
+    const { value } = entry;
+    const encoded = value.kind === 'binary' ? value.encoded : value.kind === 'opaque' ? (value.raw as { binary?: unknown }).binary : undefined;
+    const direct = value.kind === 'opaque' ? undefined : valueKey(value);
+    if (direct !== undefined && published.has(direct)) return direct;
+    if (typeof encoded === 'string') {
+      for (const bytes of otherEncodings(encoded)) {
+        const key = valueKey({ kind: 'binary', bytes });
+        if (!published.has(key)) continue;
+        add({
+          rule: 'value.binary-base64',
+          message: `(page ${entry.page}, number ${entry.n}) holds a published binary message, but not as standard base64: ${JSON.stringify(encoded.slice(0, 40))}`,
+          exchangeIds: [entry.exchangeId],
+        });
+        return key;
+      }
+    }
+    return direct;
   }
 
   private closest(value: DeliveredValue): string {
@@ -250,7 +281,7 @@ export class StreamModel {
    * Each subscriber, from its first answer on, receives every message published after that
    * answer (up to the sentinel), unless a discontinuity told it that it missed some.
    */
-  private checkLoss(unmatched: Entry[], add: (v: ModelViolation) => void): void {
+  private checkLoss(unmatched: Entry[], keys: Map<string, string>, add: (v: ModelViolation) => void): void {
     const end = this.sentinel?.start ?? Number.POSITIVE_INFINITY;
     for (const subscriber of this.subscriberIds) {
       const joinedAt = this.joined.get(subscriber);
@@ -270,14 +301,15 @@ export class StreamModel {
       const seenKeys = new Set<string>();
       for (const receipt of own) {
         for (const element of receipt.elements) {
-          if (element.kind !== 'item' || seenKeys.has(`${element.page}:${element.n}`)) continue;
-          seenKeys.add(`${element.page}:${element.n}`);
-          const key = valueKey(element.value);
+          if (element.kind !== 'item') continue;
+          const at = `${element.page}:${element.n}`;
+          if (seenKeys.has(at)) continue;
+          seenKeys.add(at);
+          const key = keys.get(at) ?? valueKey(element.value);
           received.set(key, (received.get(key) ?? 0) + 1);
-          if (element.value.kind === 'text') received.set(textAsBinaryKey(element.value.text), (received.get(textAsBinaryKey(element.value.text)) ?? 0) + 1);
         }
       }
-      const opaque = own.flatMap((r) => r.elements).filter((e): e is Item => e.kind === 'item' && e.value.kind === 'opaque').length;
+      const opaque = own.flatMap((r) => r.elements).filter((e): e is Item => e.kind === 'item' && e.value.kind === 'opaque' && !keys.has(`${e.page}:${e.n}`)).length;
       // A corrupted value stands in for the message it replaced: reported once, as corruption.
       let tolerance = opaque + unmatched.length;
       const missing: PublishRecord[] = [];

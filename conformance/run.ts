@@ -7,6 +7,7 @@ import type { Exchange } from './exchange.js';
 import { BudgetExhausted, Sender } from './http.js';
 import { resolveOptions, UsageError, type ConformanceOptions, type ResolvedOptions } from './options.js';
 import { reportRequests, summarize, type ConformanceReport, type ReportedFinding, type RuleResult } from './report.js';
+import { SETTLE_MS } from './rules/helpers.js';
 import { findRule, selectRules } from './rules/index.js';
 import { RuleSkipped, type ActiveRule, type Finding, type Rule, type RuleContext } from './rules/types.js';
 import { Secrets } from './secrets.js';
@@ -133,6 +134,7 @@ async function runStream(run: Run, name: 'stream' | 'control-stream', ruleIds: s
     inspect: (exchange) => run.responseProblems(exchange),
     scenarioTimeoutMs: Math.max(8000, run.options.pollTimeoutMs + 5000),
     nudgeAfterMs: 300,
+    settleMs: SETTLE_MS,
   };
   const replay = run.options.replay ? parseReplay(run.options.replay) : undefined;
   try {
@@ -143,8 +145,13 @@ async function runStream(run: Run, name: 'stream' | 'control-stream', ruleIds: s
       control,
       timeLimitMs,
       name,
+      fails: (problem) => findRule(problem.rule)?.level !== 'observed',
       ...(replay && replay.name === name ? { replay } : {}),
     });
+    for (const problem of outcome.observed) {
+      const state = run.state(problem.rule);
+      if (state && !state.findings.some((f) => f.message === problem.message)) state.findings.push({ message: problem.message, exchanges: run.exchanges(problem.exchangeIds) });
+    }
     const note = `${outcome.scenarios} scenario(s)${outcome.interrupted ? ', cut short by the time budget' : ''}`;
     for (const id of ruleIds) {
       const state = run.state(id);
@@ -283,6 +290,7 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
     if (rule.kind === 'response') continue;
     const state = run.state(rule.id)!;
     const ruleStarted = Date.now();
+    if (rule.kind === 'stream' && streamDone) continue;
     if (timeLeft() <= 0) {
       state.skipped = 'time budget used up before it ran';
       continue;

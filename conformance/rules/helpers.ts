@@ -57,22 +57,26 @@ export async function firstAnswer(ctx: RuleContext, topic: string, options: { au
   return answer;
 }
 
+/** How long a read waits for messages that were all published before it: then there are no more. */
+export const SETTLE_MS = 2000;
+
 /**
- * Polls from `cursor` as a client following the contract does, until `count` items came
- * (or `maxPolls` answers). Each poll is bounded by the run's poll timeout.
+ * Polls from `cursor` as a client following the contract does, until `count` items came,
+ * or a poll waits `SETTLE_MS` (everything read here was published before: nothing more comes).
  */
 export async function readForward(ctx: RuleContext, topic: string, cursor: Cursor, count: number, maxPolls = 20): Promise<{ answers: Answer[]; items: Item[]; next: Cursor }> {
   const answers: Answer[] = [];
   const items: Item[] = [];
   let next = cursor;
   for (let i = 0; i < maxPolls && items.length < count; i += 1) {
-    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next);
+    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next, { timeoutMs: SETTLE_MS });
     const answer = answerOf(exchange, next);
     if (!answer) {
-      if (exchange.error === 'timeout' || exchange.status === 408 || exchange.status === 504) continue;
+      if (exchange.error === 'timeout' || exchange.status === 408 || exchange.status === 504) break;
       ctx.fail(`a subscribe from (page ${next.page}, number ${next.n}) answered ${exchange.status ?? exchange.error}`, [exchange]);
       break;
     }
+    if (answer.elements.length === 0) break;
     answers.push(answer);
     items.push(...answer.items);
     next = answer.next;

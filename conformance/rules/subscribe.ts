@@ -100,6 +100,8 @@ export const subscribeRules: ActiveRule[] = [
         const offset = expected.length - delivered.length;
         delivered.forEach((item, i) => {
           const want = expected[i + (gapped ? offset : 0)]!;
+          // How binary is represented is not documented: an unreadable one is value.binary-base64's to report.
+          if (want.kind === 'binary' && item.value.kind === 'opaque') return;
           ctx.expect(sameValue(want, item.value), `reading from number ${from.n}, item ${i} is ${describeValue(item.value)}; published ${describeValue(want)}`, exchanges);
         });
       }

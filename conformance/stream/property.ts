@@ -14,12 +14,14 @@ export interface PropertySettings {
   payloadLimit: number;
   /** Include control-plane steps (topic resets). */
   control: boolean;
-  /** Stop generating (and shrinking) after this long. */
+  /** Stop generating (and shrinking) after this long; the runs left pass without a request. */
   timeLimitMs: number;
   /** `SEED:PATH` to replay one scenario. */
   replay?: { seed: number; path: string };
   /** Name used in the replay token: `<name>@SEED:PATH`. */
   name: string;
+  /** Whether a problem fails the property; the others (observed level) are only collected. */
+  fails(problem: Problem): boolean;
 }
 
 export interface PropertyFailure {
@@ -35,6 +37,8 @@ export interface PropertyOutcome {
   failure?: PropertyFailure;
   /** The time limit cut generation short before any failure. */
   interrupted: boolean;
+  /** Problems that do not fail the property (observed level), the first of each rule. */
+  observed: Problem[];
 }
 
 export function parseReplay(value: string): { name: string; seed: number; path: string } {
@@ -47,19 +51,28 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   const arbitrary = scenarioArbitrary({ payloadLimit: settings.payloadLimit, control: settings.control });
   let scenarios = 0;
   let lastFailure: { scenario: Scenario; run: ScenarioRun } | undefined;
+  const observed = new Map<string, Problem>();
 
+  const started = Date.now();
+  let cutShort = false;
   const property = (fails: (problems: Problem[]) => boolean) =>
     fc.asyncProperty(arbitrary, async (scenario) => {
+      // Past the time limit, the remaining runs (and shrink attempts) pass without a request.
+      // Unlike fast-check's interrupt, this never discards a failure found by a running scenario.
+      if (Date.now() - started > settings.timeLimitMs) {
+        cutShort = true;
+        return true;
+      }
       scenarios += 1;
       const run = await runScenario(env, scenario, scenarios);
+      for (const problem of run.problems) if (!settings.fails(problem) && !observed.has(problem.rule)) observed.set(problem.rule, problem);
+      run.problems = run.problems.filter((p) => settings.fails(p));
       if (!fails(run.problems)) return true;
       // The last failing run fast-check sees is the counterexample it ends with.
       lastFailure = { scenario, run };
       return false;
     });
   const anyProblem = (problems: Problem[]): boolean => problems.length > 0;
-  const started = Date.now();
-  const timeLeft = (): number => Math.max(1, settings.timeLimitMs - (Date.now() - started));
 
   const seed = settings.replay?.seed ?? settings.seed;
   const first = await fc.check(property(anyProblem), {
@@ -67,11 +80,10 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
     numRuns: settings.runs,
     endOnFailure: true,
     ...(settings.replay ? { path: settings.replay.path } : {}),
-    plugins: [fc.interruptAfterTimeLimit(timeLeft())],
   });
   // An exception (budget used up, control endpoint missing, a bug) is not a counterexample.
   if (first.failed && !lastFailure) throw first.errorInstance ?? new Error('the stream property failed without a scenario');
-  if (!first.failed || !lastFailure) return { scenarios, interrupted: first.interrupted };
+  if (!first.failed || !lastFailure) return { scenarios, interrupted: cutShort, observed: [...observed.values()] };
 
   let found: { scenario: Scenario; run: ScenarioRun } = lastFailure;
   let path = first.counterexamplePath ?? '';
@@ -79,11 +91,7 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   if (!settings.replay) {
     // Shrink for the first rule the scenario broke, so the minimal case shows that rule.
     const rule = found.run.problems[0]!.rule;
-    const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), {
-      seed,
-      path,
-      plugins: [fc.interruptAfterTimeLimit(timeLeft())],
-    });
+    const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), { seed, path });
     if (shrunk.failed && lastFailure.run.problems.some((p) => p.rule === rule)) {
       found = lastFailure;
       path = shrunk.counterexamplePath ?? path;
@@ -93,6 +101,7 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   return {
     scenarios,
     interrupted: false,
+    observed: [...observed.values()],
     failure: {
       problems: found.run.problems,
       exchanges: found.run.exchanges,

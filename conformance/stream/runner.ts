@@ -18,6 +18,8 @@ export interface StreamEnv {
   scenarioTimeoutMs: number;
   /** How long to wait for a first request to be answered before publishing a nudge. */
   nudgeAfterMs: number;
+  /** After the last message is acknowledged, how long subscribers get to receive it. */
+  settleMs: number;
 }
 
 export interface ScenarioRun {
@@ -102,9 +104,10 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   endTexts.add(sentinel);
   await publish({ kind: 'text', text: sentinel }, 'sentinel');
   const allDone = Promise.all(subscribers.map((s) => s.done));
-  for (let nudge = 1; Date.now() < deadline; nudge += 1) {
-    const settled = await Promise.race([allDone.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs))]);
-    if (settled) break;
+  const settled = Math.min(deadline, Date.now() + env.settleMs);
+  for (let nudge = 1; Date.now() < settled; nudge += 1) {
+    const done = await Promise.race([allDone.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs))]);
+    if (done) break;
     if (subscribers.some((s) => !s.joined && !s.finished)) {
       const text = `conformance-nudge-${target.options.runId}-${runIndex}-${nudge}`;
       endTexts.add(text);
