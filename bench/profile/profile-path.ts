@@ -36,11 +36,12 @@ export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, 
   const dir = join(repoRoot, '.tmp', 'bench-profile', `${path}-${spec.kind}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  let work = '';
   const server = await ServerProcess.start(path === 'fanout' ? { ...spec, settings: { ...spec.settings, longPollTimeoutMs: 0 } } : spec, { cpuProfileDir: dir });
   try {
     if (path === 'publish') {
       log(`profile: ${spec.kind}: publishing for 10 s at 100 connections`);
-      await autocannon({
+      const result = await autocannon({
         url: `${server.url}${topicPath(devCredentials, 'bench-profile')}`,
         connections: 100,
         duration: 10,
@@ -48,6 +49,7 @@ export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, 
         headers: publishHeaders(devCredentials),
         body: 'hello from the topics-emulator bench',
       });
+      work = `${result.requests.total} publishes`;
     } else {
       const subscribers = 5_000;
       const publisher = new Publisher(server.url, devCredentials);
@@ -60,9 +62,10 @@ export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, 
       }
       await publisher.close();
       await swarm.reset();
+      work = `10 publishes × ${subscribers} deliveries, with ${subscribers} × 11 subscribe requests`;
     }
   } finally {
     await server.stop(); // a clean exit is what makes node write the profile
   }
-  return summaryOf(dir, `${spec.kind}, ${path} path`);
+  return summaryOf(dir, `${spec.kind}, ${path} path: ${work}`);
 }
