@@ -1,0 +1,87 @@
+import { errorRegistry, isErrorCode } from '../../../emulator/errors.js';
+import { contractProblem } from '../../helpers/contract.js';
+import type { FuzzCase } from './cases.js';
+import type { Answer } from './send.js';
+
+// The invariants every answer of the fuzz run must keep, and the known deviations: answers
+// that break them for a reason already reported (in /work/team/notes/reliability.md and
+// known-deviations.test.ts), tolerated here by a narrow match so that the run still catches
+// anything new. Remove a deviation once its fix lands: known-deviations.test.ts will say when.
+
+export type Verdict = { ok: true; errorCode?: string; deviation?: string } | { ok: false; problem: string };
+
+interface KnownDeviation {
+  name: string;
+  matches(c: FuzzCase, a: Answer): boolean;
+}
+
+const text = (a: Answer) => a.body.toString('utf8');
+const header = (c: FuzzCase, name: string) => c.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+
+export const knownDeviations: KnownDeviation[] = [
+  {
+    // @fastify/cors strictPreflight: an OPTIONS without Origin or Access-Control-Request-Method.
+    name: 'options-not-preflight-plain-text-400',
+    matches: (c, a) => a.status === 400 && c.method === 'OPTIONS' && text(a) === 'Invalid Preflight Request',
+  },
+  {
+    // Node's own answer to an expectation other than 100-continue.
+    name: 'expect-417-without-body',
+    matches: (c, a) => a.status === 417 && a.body.length === 0 && header(c, 'expect').some((v) => v.toLowerCase() !== '100-continue'),
+  },
+  {
+    // fastify's router errors (malformed percent-encoding in the path, a parameter over
+    // maxParamLength) bypass the error handler: fastify's own JSON shape, not the registry's.
+    name: 'router-error-fastify-body',
+    matches: (_c, a) => (a.status === 400 || a.status === 414) && /"code":"FST_ERR_(BAD_URL|MAX_PARAM_LENGTH)"/.test(text(a)),
+  },
+  {
+    // Node closes a CONNECT without an answer when nothing listens for 'connect'.
+    name: 'connect-closed-unanswered',
+    matches: (c, a) => c.method === 'CONNECT' && a.ending === 'closed',
+  },
+  {
+    // ajv coerces "Infinity" / "1e400" to Infinity and skips `maximum` for non-finite numbers:
+    // the cursor passes validation and the discontinuity carries null.
+    name: 'infinite-cursor-null-discontinuity',
+    matches: (c, a) => a.status === 200 && /sequence_(number|page)=(Infinity|1e400)/.test(c.target) && /"last_topic_sequence":null/.test(text(a)),
+  },
+];
+
+export function judge(c: FuzzCase, a: Answer): Verdict {
+  const deviation = knownDeviations.find((d) => d.matches(c, a));
+  if (deviation) return { ok: true, deviation: deviation.name };
+  if (a.ending === 'timeout') return { ok: false, problem: 'no answer in time' };
+  if (a.ending === 'closed') {
+    // A request cut short (the client half-closed inside the body) may be dropped unanswered.
+    if (c.framing === 'short') return { ok: true };
+    // The server answered early (an error) and closed while this client was still trickling
+    // its body: the client's next write draws a reset, which can discard the answer before it
+    // is read. No lingering close in Node; fetch and undici, which read while they write, do
+    // get the answer (body-limit.test.ts).
+    if (c.trickle && !a.sentWholeBody) return { ok: true };
+    return { ok: false, problem: 'connection closed without an answer' };
+  }
+  if (a.status >= 500) return { ok: false, problem: `status ${a.status}: ${text(a).slice(0, 200)}` };
+  const contentType = a.headers['content-type'] ?? '';
+  if (a.status === 200 && /"items"/.test(text(a)) && c.method === 'GET') {
+    const problem = contractProblem('subscribe', 200, contentType, text(a));
+    return problem ? { ok: false, problem: `subscribe 200 breaks the contract: ${problem}: ${text(a).slice(0, 200)}` } : { ok: true };
+  }
+  if (a.status < 400) return { ok: true };
+  if (!/^application\/json/.test(contentType)) return { ok: false, problem: `error ${a.status} with content-type '${contentType}': ${text(a).slice(0, 200)}` };
+  if (c.method === 'HEAD') return { ok: true }; // no body to read
+  let body: unknown;
+  try {
+    body = JSON.parse(text(a));
+  } catch {
+    return { ok: false, problem: `error ${a.status} body is not JSON: ${text(a).slice(0, 200)}` };
+  }
+  const { code, message, ...rest } = (body ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string' || Object.keys(rest).length > 0) {
+    return { ok: false, problem: `error ${a.status} body is not {code, message}: ${text(a).slice(0, 200)}` };
+  }
+  if (!isErrorCode(code)) return { ok: false, problem: `error code '${code}' is not in the registry` };
+  if (errorRegistry[code].status !== a.status) return { ok: false, problem: `code '${code}' answered with ${a.status}, the registry says ${errorRegistry[code].status}` };
+  return { ok: true, errorCode: code };
+}
