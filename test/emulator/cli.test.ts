@@ -60,8 +60,8 @@ describe('npx topics-emulator', () => {
     [['--bogus'], /unknown option '--bogus'/],
     [['--retention', '0'], /retention must be >= 1/],
     [['--config', '/no/such/file.yaml'], /Cannot read config file/],
-  ])('exits non-zero with a clear message for %j', async (args, message) => {
-    const run = start(args);
+  ])('exits non-zero with a clear message for %j', { concurrent: true }, async (args, message) => {
+    const run = runCli(args); // it exits by itself: nothing to clean up
     expect(await run.exited).not.toBe(0);
     expect(run.stderr()).toMatch(message);
   });
@@ -75,11 +75,11 @@ describe('npx topics-emulator', () => {
     expect(run.stderr()).toContain("unknown setting 'retenton'");
   });
 
-  it('prints its version and help', async () => {
-    const version = start(['--version']);
+  it('prints its version and help', { concurrent: true }, async () => {
+    const version = runCli(['--version']);
     expect(await version.exited).toBe(0);
     expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
-    const help = start(['--help']);
+    const help = runCli(['--help']);
     expect(await help.exited).toBe(0);
     for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level']) expect(help.stdout()).toContain(flag);
   });

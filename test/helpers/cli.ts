@@ -1,10 +1,29 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** The CLI from source, through tsx, so tests never run a stale build. */
-export const cliCommand = [process.execPath, '--import', 'tsx', `${root}emulator/cli.ts`];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The CLI as users run it (dist/, which `npm ci` builds) when that build is newer than every
+ * source it comes from; otherwise from source through tsx, so a test never runs a stale build.
+ */
+function cli(): string[] {
+  const built = `${root}dist/emulator/cli.js`;
+  const fresh = existsSync(built) && statSync(built).mtimeMs > Math.max(newestSource(`${root}emulator`), newestSource(`${root}openapi`));
+  return fresh ? [process.execPath, built] : [process.execPath, '--import', 'tsx', `${root}emulator/cli.ts`];
+}
+export const cliCommand = cli();
 
 export interface CliRun {
   child: ChildProcessWithoutNullStreams;
