@@ -112,6 +112,11 @@ describe('npm package', () => {
     expect(targets.filter((target) => !paths.has(target))).toEqual([]);
   });
 
+  it('offers npx topics-conformance, with its runtime dependencies installed', async () => {
+    const { stdout } = await run('npx', ['topics-conformance', '--help'], { cwd: projectDir, timeout: 60_000 });
+    expect(stdout).toContain('Usage: topics-conformance');
+  });
+
   it('imports as an ES module library: startEmulator() serves health', async () => {
     await writeFile(
       join(projectDir, 'check.mjs'),
