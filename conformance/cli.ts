@@ -37,6 +37,7 @@ interface Flags {
   runs?: number;
   maxRequests?: number;
   timeBudget?: number;
+  shrinkTime?: number;
   rate?: number;
   concurrency?: number;
   rules?: string[];
@@ -69,6 +70,7 @@ function program(): Command {
     .addOption(option('--runs <n>', 'generated scenarios per stream property (default 25)', 'RUNS').argParser(integer('--runs')))
     .addOption(option('--max-requests <n>', 'most requests the run may send (default 20000)', 'MAX_REQUESTS').argParser(integer('--max-requests')))
     .addOption(option('--time-budget <seconds>', 'start no rule after this long (default 55)', 'TIME_BUDGET').argParser(integer('--time-budget')))
+    .addOption(option('--shrink-time <seconds>', 'how long a failing stream property may shrink its scenario (default 10)', 'SHRINK_TIME').argParser(integer('--shrink-time')))
     .addOption(option('--rate <per-second>', 'most requests started per second, 0 = no cap (the live default limit is 10)', 'RATE').argParser(integer('--rate')))
     .addOption(option('--concurrency <n>', 'most requests in flight, long-polls included (default 16)', 'CONCURRENCY').argParser(integer('--concurrency')))
     .addOption(option('--rules <ids>', 'rules to run: ids, globs (auth.*) or a level (documented, observed, control); repeatable', 'RULES').argParser(list))
@@ -145,6 +147,7 @@ function toOptions(flags: Flags, spawned: SpawnedEmulator | undefined): Conforma
   ];
   for (const [from, to] of copy) if (flags[from] !== undefined) (options as unknown as Record<string, unknown>)[to] = flags[from];
   if (flags.timeBudget !== undefined) options.timeBudgetMs = flags.timeBudget * 1000;
+  if (flags.shrinkTime !== undefined) options.shrinkTimeMs = flags.shrinkTime * 1000;
   // A freshly started emulator is the suite's own: its full reset harms no one.
   if (flags.allowGlobalReset || spawned) options.allowGlobalReset = true;
   if (!process.stderr.isTTY) delete options.onProgress;

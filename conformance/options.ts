@@ -18,6 +18,8 @@ export interface ConformanceOptions {
   maxRequests?: number;
   /** Stop starting rules after this long; running ones finish. */
   timeBudgetMs?: number;
+  /** How long a failing stream property may spend shrinking its scenario. */
+  shrinkTimeMs?: number;
   /** Requests per second at most (0 = no cap). */
   rate?: number;
   concurrency?: number;
@@ -56,6 +58,7 @@ export const defaults = {
   runs: 25,
   maxRequests: 20_000,
   timeBudgetMs: 55_000,
+  shrinkTimeMs: 10_000,
   rate: 0,
   concurrency: 16,
   payloadLimit: 4096,
@@ -92,6 +95,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     runs: positive('--runs', options.runs, defaults.runs),
     maxRequests: positive('--max-requests', options.maxRequests, defaults.maxRequests),
     timeBudgetMs: positive('--time-budget', options.timeBudgetMs, defaults.timeBudgetMs),
+    shrinkTimeMs: positive('--shrink-time', options.shrinkTimeMs, defaults.shrinkTimeMs, 0),
     rate: positive('--rate', options.rate, defaults.rate, 0),
     concurrency: positive('--concurrency', options.concurrency, defaults.concurrency, 2),
     rules: options.rules ?? [],

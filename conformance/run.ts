@@ -144,6 +144,7 @@ async function runStream(run: Run, name: 'stream' | 'control-stream', ruleIds: s
       payloadLimit: run.options.payloadLimit,
       control,
       timeLimitMs,
+      shrinkTimeMs: Math.min(run.options.shrinkTimeMs, Math.max(0, run.deadline - Date.now())),
       name,
       fails: (problem) => findRule(problem.rule)?.level !== 'observed',
       ...(replay && replay.name === name ? { replay } : {}),

@@ -14,8 +14,10 @@ export interface PropertySettings {
   payloadLimit: number;
   /** Include control-plane steps (topic resets). */
   control: boolean;
-  /** Stop generating (and shrinking) after this long; the runs left pass without a request. */
+  /** Stop generating after this long; the runs left pass without a request. */
   timeLimitMs: number;
+  /** Stop shrinking after this long; the smallest failing scenario so far is reported. */
+  shrinkTimeMs: number;
   /** `SEED:PATH` to replay one scenario. */
   replay?: { seed: number; path: string };
   /** Name used in the replay token: `<name>@SEED:PATH`. */
@@ -53,13 +55,13 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   let lastFailure: { scenario: Scenario; run: ScenarioRun } | undefined;
   const observed = new Map<string, Problem>();
 
-  const started = Date.now();
+  let stopAt = Date.now() + settings.timeLimitMs;
   let cutShort = false;
   const property = (fails: (problems: Problem[]) => boolean) =>
     fc.asyncProperty(arbitrary, async (scenario) => {
       // Past the time limit, the remaining runs (and shrink attempts) pass without a request.
       // Unlike fast-check's interrupt, this never discards a failure found by a running scenario.
-      if (Date.now() - started > settings.timeLimitMs) {
+      if (Date.now() > stopAt) {
         cutShort = true;
         return true;
       }
@@ -91,6 +93,7 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   if (!settings.replay) {
     // Shrink for the first rule the scenario broke, so the minimal case shows that rule.
     const rule = found.run.problems[0]!.rule;
+    stopAt = Date.now() + settings.shrinkTimeMs;
     const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), { seed, path });
     if (shrunk.failed && lastFailure.run.problems.some((p) => p.rule === rule)) {
       found = lastFailure;
