@@ -26,35 +26,25 @@ function list(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 }
 
-interface Flags {
-  baseUrl?: string;
-  token?: string;
-  cache?: string;
-  restrictedToken?: string;
-  expiredToken?: string;
-  missingCache?: string;
-  seed?: number;
-  runs?: number;
-  maxRequests?: number;
+/** Flags named as the options they set. */
+const SAME_NAMED = [
+  'baseUrl', 'token', 'cache', 'restrictedToken', 'expiredToken', 'missingCache', 'seed', 'runs', 'maxRequests',
+  'rate', 'concurrency', 'rules', 'replay', 'payloadLimit', 'control', 'adminKey', 'allowGlobalReset',
+] as const satisfies ReadonlyArray<keyof ConformanceOptions>;
+
+type Flags = Partial<Pick<ConformanceOptions, (typeof SAME_NAMED)[number]>> & {
+  /** Seconds and milliseconds on the command line; the options take milliseconds. */
   timeBudget?: number;
   shrinkTime?: number;
-  rate?: number;
-  concurrency?: number;
-  rules?: string[];
-  listRules?: boolean;
-  report?: string[];
-  replay?: string;
-  config?: string;
-  payloadLimit?: number;
   pollTimeout?: number;
   minLongPoll?: number;
-  control?: 'auto' | 'on' | 'off';
-  adminKey?: string;
-  allowGlobalReset?: boolean;
+  listRules?: boolean;
+  report?: string[];
+  config?: string;
   compareBaseUrl?: string;
   compareToken?: string;
   compareCache?: string;
-}
+};
 
 function program(): Command {
   const option = (flags: string, description: string, env: string) => new Option(flags, description).env(`${ENV}${env}`);
@@ -123,34 +113,18 @@ function listRules(): string {
 
 function toOptions(flags: Flags, spawned: SpawnedEmulator | undefined): ConformanceOptions {
   const options: ConformanceOptions = {
+    ...Object.fromEntries(SAME_NAMED.filter((key) => flags[key] !== undefined).map((key) => [key, flags[key]])),
     baseUrl: flags.baseUrl ?? spawned?.baseUrl ?? '',
     token: flags.token ?? spawned?.token ?? '',
     cache: flags.cache ?? spawned?.cache ?? '',
-    onProgress: (line) => process.stderr.write(`  ${line}\n`),
   };
-  const copy: Array<[keyof Flags, keyof ConformanceOptions]> = [
-    ['restrictedToken', 'restrictedToken'],
-    ['expiredToken', 'expiredToken'],
-    ['missingCache', 'missingCache'],
-    ['seed', 'seed'],
-    ['runs', 'runs'],
-    ['maxRequests', 'maxRequests'],
-    ['rate', 'rate'],
-    ['concurrency', 'concurrency'],
-    ['rules', 'rules'],
-    ['replay', 'replay'],
-    ['payloadLimit', 'payloadLimit'],
-    ['pollTimeout', 'pollTimeoutMs'],
-    ['minLongPoll', 'minLongPollMs'],
-    ['control', 'control'],
-    ['adminKey', 'adminKey'],
-  ];
-  for (const [from, to] of copy) if (flags[from] !== undefined) (options as unknown as Record<string, unknown>)[to] = flags[from];
+  if (flags.pollTimeout !== undefined) options.pollTimeoutMs = flags.pollTimeout;
+  if (flags.minLongPoll !== undefined) options.minLongPollMs = flags.minLongPoll;
   if (flags.timeBudget !== undefined) options.timeBudgetMs = flags.timeBudget * 1000;
   if (flags.shrinkTime !== undefined) options.shrinkTimeMs = flags.shrinkTime * 1000;
   // A freshly started emulator is the suite's own: its full reset harms no one.
-  if (flags.allowGlobalReset || spawned) options.allowGlobalReset = true;
-  if (!process.stderr.isTTY) delete options.onProgress;
+  if (spawned) options.allowGlobalReset = true;
+  if (process.stderr.isTTY) options.onProgress = (line) => process.stderr.write(`  ${line}\n`);
   return options;
 }
 

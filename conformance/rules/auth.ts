@@ -38,6 +38,14 @@ function expectStatus(ctx: RuleContext, exchanges: Exchange[], status: number, w
 /** A token or API key that was never issued. */
 const inventedToken = (): string => `conformance-invalid-${randomBytes(12).toString('hex')}`;
 
+/** A publish and a first request with the token in one place both succeed. */
+async function accepted(ctx: RuleContext, auth: 'header' | 'query'): Promise<void> {
+  const topic = ctx.target.newTopic(ctx.rule.id);
+  const publish = await ctx.target.publishText(ctx.rule.id, topic, `conformance ${auth} token`, { auth });
+  ctx.expect(publish.status === 204, `publish with the token in the ${auth} answered ${publish.status ?? publish.error}`, [publish]);
+  if (await firstAnswer(ctx, topic, { auth })) ctx.note('publish 204, subscribe 200');
+}
+
 export const authRules: ActiveRule[] = [
   {
     id: 'auth.header-accepted',
@@ -45,12 +53,7 @@ export const authRules: ActiveRule[] = [
     level: 'documented',
     title: 'The token in the Authorization header is accepted (raw, no Bearer)',
     source: '§5 "The token is sent in exactly one of two places: the `Authorization` header (value is the token string) or the `token` query parameter"',
-    async run(ctx) {
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const publish = await ctx.target.publishText(ctx.rule.id, topic, 'conformance header token', { auth: 'header' });
-      ctx.expect(publish.status === 204, `publish with the header token answered ${publish.status ?? publish.error}`, [publish]);
-      if (await firstAnswer(ctx, topic, { auth: 'header' })) ctx.note('publish 204, subscribe 200');
-    },
+    run: (ctx) => accepted(ctx, 'header'),
   },
   {
     id: 'auth.query-accepted',
@@ -58,12 +61,7 @@ export const authRules: ActiveRule[] = [
     level: 'documented',
     title: 'The token in the token query parameter is accepted',
     source: '§5 "... or the `token` query parameter (URL-safe string)"',
-    async run(ctx) {
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const publish = await ctx.target.publishText(ctx.rule.id, topic, 'conformance query token', { auth: 'query' });
-      ctx.expect(publish.status === 204, `publish with ?token= answered ${publish.status ?? publish.error}`, [publish]);
-      if (await firstAnswer(ctx, topic, { auth: 'query' })) ctx.note('publish 204, subscribe 200');
-    },
+    run: (ctx) => accepted(ctx, 'query'),
   },
   {
     id: 'auth.both-400',

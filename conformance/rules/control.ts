@@ -21,6 +21,26 @@ async function readUntil(ctx: RuleContext, topic: string, from: Answer['next'], 
   return { exchanges, items, found: at >= 0, gapBefore, item: at >= 0 ? elements[at] : undefined };
 }
 
+/** The control plane, a new topic, and a subscriber's first answer on it (undefined when that failed). */
+async function start(ctx: RuleContext) {
+  const plane = control(ctx);
+  const topic = ctx.target.newTopic(ctx.rule.id);
+  const first = await firstAnswer(ctx, topic);
+  return first ? { plane, topic, first } : undefined;
+}
+
+/** A subscriber has a cursor; the topic resets; a message is published; the subscriber resumes from its old cursor. */
+async function resumeAfterReset(ctx: RuleContext) {
+  const started = await start(ctx);
+  if (!started) return undefined;
+  const { plane, topic, first } = started;
+  await plane.resetTopic(ctx.rule.id, ctx.target.cache, topic);
+  const text = marker(ctx, 'after-reset');
+  await publishOk(ctx, topic, text);
+  const read = await readUntil(ctx, topic, first.next, text);
+  return { before: first.next, read, item: read.item?.kind === 'item' ? read.item : undefined };
+}
+
 export const controlRules: ActiveRule[] = [
   {
     id: 'control.page-change-mid-stream',
@@ -42,19 +62,13 @@ export const controlRules: ActiveRule[] = [
     title: 'Resuming with the old page after a reset: a discontinuity naming the new page, then the new messages',
     source: '§4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."; discontinuity "new_sequence_page: Page that applies from then on."',
     async run(ctx) {
-      const plane = control(ctx);
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
-      await plane.resetTopic(ctx.rule.id, ctx.target.cache, topic);
-      const text = marker(ctx, 'after-reset');
-      await publishOk(ctx, topic, text);
-      const read = await readUntil(ctx, topic, first.next, text);
+      const after = await resumeAfterReset(ctx);
+      if (!after) return;
+      const { before, read, item } = after;
       if (!ctx.expect(read.found, 'after a reset, resuming with the old cursor never delivered the new message', read.exchanges)) return;
-      ctx.expect(read.gapBefore, 'after a reset, the new page\'s message came with no discontinuity before it', read.exchanges);
-      const page = read.item?.kind === 'item' ? read.item.page : undefined;
-      ctx.expect(page !== first.next.page, `the message after the reset is on the old page ${page}`, read.exchanges);
-      if (page !== undefined) ctx.note(`page ${first.next.page} -> ${page}`);
+      ctx.expect(read.gapBefore, "after a reset, the new page's message came with no discontinuity before it", read.exchanges);
+      ctx.expect(item?.page !== before.page, `the message after the reset is on the old page ${before.page}`, read.exchanges);
+      if (item) ctx.note(`page ${before.page} -> ${item.page}`);
     },
   },
   {
@@ -65,16 +79,10 @@ export const controlRules: ActiveRule[] = [
     title: 'A reset gives a greater page, and numbering restarts at 1',
     source: 'service-facts "Subscribe": "a topic reset (eviction, maintenance) restarts the numbers and gives a new page; later pages are *greater* than earlier ones"',
     async run(ctx) {
-      const plane = control(ctx);
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
-      await plane.resetTopic(ctx.rule.id, ctx.target.cache, topic);
-      const text = marker(ctx, 'after-reset');
-      await publishOk(ctx, topic, text);
-      const read = await readUntil(ctx, topic, first.next, text);
-      const item = read.item?.kind === 'item' ? read.item : undefined;
-      ctx.expect(item !== undefined && item.page > first.next.page, `the page went from ${first.next.page} to ${item?.page ?? '(none)'}`, read.exchanges);
+      const after = await resumeAfterReset(ctx);
+      if (!after) return;
+      const { before, read, item } = after;
+      ctx.expect(item !== undefined && item.page > before.page, `the page went from ${before.page} to ${item?.page ?? '(none)'}`, read.exchanges);
       ctx.expect(item?.n === 1, `the first message after a reset has number ${item?.n ?? '(none)'}`, read.exchanges);
     },
   },
@@ -86,10 +94,9 @@ export const controlRules: ActiveRule[] = [
     title: 'A subscriber waiting when the topic resets still receives what is published next, after a discontinuity',
     source: '§4.2 "The request blocks until at least one message or one discontinuity element is available."; "a discontinuity element precedes the next item"',
     async run(ctx) {
-      const plane = control(ctx);
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
+      const started = await start(ctx);
+      if (!started) return;
+      const { plane, topic, first } = started;
       const waiting = ctx.target.subscribe(ctx.rule.id, topic, first.next);
       await plane.resetTopic(ctx.rule.id, ctx.target.cache, topic);
       const text = marker(ctx, 'after-reset');
@@ -112,10 +119,9 @@ export const controlRules: ActiveRule[] = [
     title: 'A 429 carries Retry-After; after waiting, publish and subscribe go on and nothing is lost or repeated',
     source: '§7 "429: Account limits were exceeded."; §8 "A 429 response signals that account limits were exceeded."',
     async run(ctx) {
-      const plane = control(ctx);
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
+      const started = await start(ctx);
+      if (!started) return;
+      const { plane, topic, first } = started;
       const cache = ctx.target.cache;
       await plane.addFault(ctx.rule.id, { operation: 'publish', cache, topic, status: 429, retryAfterSeconds: 1, count: 1 });
       const text = marker(ctx, 'after-429');
@@ -142,11 +148,10 @@ export const controlRules: ActiveRule[] = [
     title: 'A token that expires between two polls gets 401; resuming with a valid token loses nothing',
     source: '§5 "A token can expire"; "An invalid or expired token gives 401."; §4.2 "The client advances by setting sequence_number to the last received topic_sequence_number + 1"',
     async run(ctx) {
-      const plane = control(ctx);
-      const topic = ctx.target.newTopic(ctx.rule.id);
+      const started = await start(ctx);
+      if (!started) return;
+      const { plane, topic, first } = started;
       const token = await plane.issueToken(ctx.rule.id, [{ role: 'publishsubscribe', cache: ctx.target.cache, topic: '*' }], 60);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
       // Re-reading the last message answers at once: the token works before the clock moves.
       const last = first.items[first.items.length - 1]!;
       const before = await ctx.target.subscribe(ctx.rule.id, topic, { n: last.n, page: last.page }, { token });
@@ -168,11 +173,10 @@ export const controlRules: ActiveRule[] = [
     title: "After the emulator's full reset, a client resuming with its old cursor still detects the gap",
     source: '§1 "so that a client can resume where it stopped and detect gaps"; §4.2 "a discontinuity element precedes the next item"',
     async run(ctx) {
-      const plane = control(ctx);
       if (!ctx.options.allowGlobalReset) ctx.skip('POST /_emulator/reset clears every topic of the emulator: pass --allow-global-reset');
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
+      const started = await start(ctx);
+      if (!started) return;
+      const { plane, topic, first } = started;
       await plane.resetAll(ctx.rule.id);
       const text = marker(ctx, 'after-global-reset');
       await publishOk(ctx, topic, text);

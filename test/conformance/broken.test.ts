@@ -37,7 +37,7 @@ describe.concurrent('conformance suite against deliberately broken servers', () 
           rules: [...spec.rules],
           seed: 1,
           runs: 5,
-          shrinkTimeMs: 1500,
+          shrinkTimeMs: 1000,
         });
         const result = report.rules.find((r) => r.id === spec.rule)!;
         const observed = result.level === 'observed';

@@ -47,6 +47,12 @@ describe('conformance suite against the emulator', () => {
     expect(report.control.available).toBe(true);
   });
 
+  it('refuses to start against a token the endpoint refuses, or a cache it does not have', async () => {
+    const options = { baseUrl: emulator.url, token: emulator.apiKey, cache: 'default-cache' };
+    await expect(runConformance({ ...options, token: 'not-a-key' })).rejects.toThrow(/the token was refused: a publish to cache default-cache answered 401/);
+    await expect(runConformance({ ...options, cache: 'no-such-cache' })).rejects.toThrow(/cache no-such-cache does not exist/);
+  });
+
   it('only creates topics named after its run, in the cache it was given', async () => {
     const before = new Set(emulator.context.store.snapshot().map((t) => `${t.cache}/${t.topic}`));
     const report = await runConformance({ baseUrl: emulator.url, token: emulator.apiKey, cache: 'default-cache', rules: ['stream.*', 'auth.*'], seed: 7, runs: 2 });

@@ -27,7 +27,7 @@ describe('reproducing a failure', () => {
   it('shrinks a stream failure and replays exactly that scenario with its replay token', async () => {
     const broken = await startBrokenServer({ upstream: emulator.url, violation: 'duplicate-publish' });
     try {
-      const options = { baseUrl: broken.url, token: emulator.apiKey, cache: 'default-cache', rules: ['stream.*'], seed: 11, runs: 10, shrinkTimeMs: 3000 };
+      const options = { baseUrl: broken.url, token: emulator.apiKey, cache: 'default-cache', rules: ['stream.*'], seed: 11, runs: 10, shrinkTimeMs: 2000 };
       const first = await runConformance(options);
       const finding = first.rules.find((r) => r.id === 'stream.no-duplicates')!.findings[0]!;
       const example = finding.counterexample!;
