@@ -1,6 +1,8 @@
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorRegistry, isErrorCode } from '../../emulator/errors.js';
-import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { rawExchange, requestHead, type RawOutcome } from './raw-http.js';
 
 // Bugs the fuzz run found that are not fixed yet (each fix is described in
@@ -63,6 +65,27 @@ describe('known deviations (fixes described in the reliability notes)', () => {
     for (const value of ['Infinity', '1e400']) {
       const reply = await t.subscribe('default-cache', 'known', {}, { query: `sequence_number=${value}` });
       expect(reply.status, value).toBe(400);
+    }
+  });
+
+  it.fails('answers to pipelined requests a client does not read are not all built and held in memory', async () => {
+    const local = await testEmulator({ retention: 100, maxBatch: 100 });
+    for (let i = 0; i < 100; i++) await local.publish('default-cache', 'big', 'x'.repeat(4000));
+    const socket = connect(Number(new URL(local.url).port), '127.0.0.1');
+    try {
+      await once(socket, 'connect');
+      socket.pause();
+      let parsed = 0;
+      local.emulator.app.server.on('request', () => (parsed += 1));
+      const before = process.memoryUsage().heapUsed;
+      // 100 reads of a 0.4 MB answer in one write: 40 MB if every answer is built at once.
+      socket.write(requestHead('GET', '/topics/default-cache/big?sequence_number=1', [['Host', 'x'], ['Authorization', local.key]]).repeat(100));
+      await until(() => parsed >= 100, 'the pipelined reads to be parsed');
+      await local.publish('default-cache', 'other', 'a round trip after the reads were parsed');
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);
+    } finally {
+      socket.destroy();
+      await local.close();
     }
   });
 
