@@ -47,6 +47,24 @@ describe('conformance suite against the emulator', () => {
     expect(report.control.available).toBe(true);
   });
 
+  // What the contract leaves open (where a first request starts, retention depth, batch
+  // size, the long-poll timeout) must never fail a documented rule.
+  it.concurrent.each([
+    ['first requests that wait for the next message', { firstSubscribe: 'next' as const }],
+    ['first requests that start at the oldest message', { firstSubscribe: 'oldest' as const }],
+    ['a retention of 3 messages and answers of 1 item', { retention: 3, maxBatch: 1 }],
+    ['a 300 ms long-poll timeout', { longPollTimeoutMs: 300 }],
+  ])('passes every documented rule with %s', async (_name, settings) => {
+    const variant = await startEmulator({ port: 0, logLevel: 'silent', ...settings });
+    try {
+      const report = await runConformance({ baseUrl: variant.url, token: variant.apiKey, cache: 'default-cache', rules: ['documented'], seed: 5, runs: 3 });
+      const failed = report.rules.filter((r) => r.status !== 'passed');
+      expect(failed.map((r) => `${r.id}: ${r.findings[0]?.message ?? r.detail}`), `seed ${report.seed}`).toEqual([]);
+    } finally {
+      await variant.close();
+    }
+  });
+
   it('refuses to start against a token the endpoint refuses, or a cache it does not have', async () => {
     const options = { baseUrl: emulator.url, token: emulator.apiKey, cache: 'default-cache' };
     await expect(runConformance({ ...options, token: 'not-a-key' })).rejects.toThrow(/the token was refused: a publish to cache default-cache answered 401/);
