@@ -10,7 +10,7 @@ import type { EmulatorContext, OperationHandler, TopicParams } from './context.j
 import { EmulatorControls } from './control/controls.js';
 import { controlHandlers } from './control/index.js';
 import { prepareControlScope } from './control/scope.js';
-import { clientErrorHandler, errorHandler, notFoundHandler } from './error-handler.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { EmulatorError } from './errors.js';
 import { serviceHooks } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
@@ -132,6 +132,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     // close() answers and flushes every long-poll first (index.ts), so every socket left can go.
     forceCloseConnections: true,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
   const store = new InMemoryTopicStore(settings.caches, settings, clock);
   const waitingRequests = new WaitingRequests();

@@ -52,6 +52,22 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, new EmulatorError('route_not_found', `No route for ${request.method} ${redactUrl(request.url).split('?')[0]}.`));
 }
 
+/**
+ * The router's own errors (fastify's frameworkErrors) bypass the error handler: a malformed
+ * percent-escape in the path, or a path segment longer than the router takes. Both are a bad
+ * path parameter; the message does not echo the path, which may hold a token.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendError(reply, new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.'));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendError(reply, new EmulatorError('invalid_parameter', 'A path segment is too long: cache and topic names have at most 255 characters.'));
+    default:
+      return sendError(reply, new EmulatorError('internal_error'));
+  }
+}
+
 /** Malformed HTTP never reaches a route: answer it in the same JSON shape, then close. */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable) return void socket.destroy();

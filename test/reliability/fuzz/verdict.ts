@@ -30,12 +30,6 @@ export const knownDeviations: KnownDeviation[] = [
     matches: (c, a) => a.status === 417 && a.body.length === 0 && header(c, 'expect').some((v) => v.toLowerCase() !== '100-continue'),
   },
   {
-    // fastify's router errors (malformed percent-encoding in the path, a parameter over
-    // maxParamLength) bypass the error handler: fastify's own JSON shape, not the registry's.
-    name: 'router-error-fastify-body',
-    matches: (_c, a) => (a.status === 400 || a.status === 414) && /"code":"FST_ERR_(BAD_URL|MAX_PARAM_LENGTH)"/.test(text(a)),
-  },
-  {
     // Node closes a CONNECT without an answer when nothing listens for 'connect'.
     name: 'connect-closed-unanswered',
     matches: (c, a) => c.method === 'CONNECT' && a.ending === 'closed',
