@@ -180,7 +180,8 @@ async function runStream(run: Run, name: 'stream' | 'control-stream', ruleIds: s
     for (const id of ruleIds) {
       const state = run.state(id);
       if (!state) continue;
-      if (skippable) state.skipped = reason;
+      // publish.success-204 and subscribe.success-200 also run on their own: keep what they found.
+      if (skippable) state.skipped ??= state.ran ? undefined : reason;
       else state.findings.push({ message: `the stream property stopped with an error: ${reason}`, exchanges: [] });
     }
   }

@@ -19,9 +19,9 @@ function findingBlock(report: ConformanceReport, rule: RuleResult, replayCommand
     lines.push(`  - ${finding.message}`);
     const example = finding.counterexample;
     if (example) {
-      lines.push(`    Minimal scenario (failed after ${example.runs} run(s), ${example.shrinks} shrink step(s)):`);
+      lines.push(`    Minimal scenario (generated scenario ${example.runs} failed; shrunk in ${example.shrinks} step(s)):`);
       example.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${step}`));
-      lines.push(`    Replay: ${replayCommand} --seed ${report.seed} --replay ${example.replay}`);
+      lines.push(`    Replay: ${replayCommand} --replay ${example.replay}`);
     }
     if (finding.requests.length > 0) {
       lines.push(`    Requests${report.variables.length > 0 ? ` (export ${report.variables.map((v) => `${v}=...`).join(' ')} first)` : ''}:`);

@@ -34,7 +34,7 @@ export interface PropertyFailure {
 }
 
 export interface PropertyOutcome {
-  /** Scenarios that ran (shrinking included). */
+  /** Generated scenarios that ran (not counting shrink attempts). */
   scenarios: number;
   failure?: PropertyFailure;
   /** The time limit cut generation short before any failure. */
@@ -87,6 +87,7 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   if (first.failed && !lastFailure) throw first.errorInstance ?? new Error('the stream property failed without a scenario');
   if (!first.failed || !lastFailure) return { scenarios, interrupted: cutShort, observed: [...observed.values()] };
 
+  const generated = scenarios;
   let found: { scenario: Scenario; run: ScenarioRun } = lastFailure;
   let path = first.counterexamplePath ?? '';
   let shrinks = 0;
@@ -102,7 +103,7 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
     }
   }
   return {
-    scenarios,
+    scenarios: generated,
     interrupted: false,
     observed: [...observed.values()],
     failure: {
