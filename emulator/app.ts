@@ -10,7 +10,7 @@ import type { EmulatorContext, OperationHandler, TopicParams } from './context.j
 import { EmulatorControls } from './control/controls.js';
 import { controlHandlers } from './control/index.js';
 import { prepareControlScope } from './control/scope.js';
-import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
+import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { EmulatorError } from './errors.js';
 import { serviceHooks } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
@@ -134,6 +134,10 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   });
+  // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
+  // ignore an expectation it does not know, so such a request is served as if it had none.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  app.server.on('connect', connectHandler);
   const store = new InMemoryTopicStore(settings.caches, settings, clock);
   const waitingRequests = new WaitingRequests();
   const pageChanges = new PageChanges(store, clock, app.log);
@@ -163,6 +167,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     methods: ['GET', 'POST', 'DELETE'],
     exposedHeaders: ['Retry-After'],
     maxAge: 600,
+    // An OPTIONS that is not a preflight is answered like one (204), not 400 in plain text.
+    strictPreflight: false,
   });
   await app.register(async (scope) => {
     registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes);

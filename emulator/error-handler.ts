@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { EmulatorError, errorRegistry } from './errors.js';
+import type { Duplex } from 'node:stream';
+import { EmulatorError, errorRegistry, type ErrorCode } from './errors.js';
 import { redactUrl } from './logging.js';
 
 // Every failure leaves as `{code, message}` from the one registry, whatever raised it:
@@ -68,12 +70,20 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   }
 }
 
+/** Answers on the bare socket, in the same JSON shape, then closes: for what never reaches a route. */
+function endWithError(socket: Duplex, code: ErrorCode, message: string = errorRegistry[code].message): void {
+  if (!socket.writable) return void socket.destroy();
+  const { status } = errorRegistry[code];
+  const body = JSON.stringify({ code, message });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /** Malformed HTTP never reaches a route: answer it in the same JSON shape, then close. */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) return void socket.destroy();
-  const code = error.code === 'HPE_HEADER_OVERFLOW' ? 'request_header_too_large' : 'invalid_request';
-  const { status, message } = errorRegistry[code];
-  const body = JSON.stringify({ code, message });
-  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  endWithError(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 'request_header_too_large' : 'invalid_request');
+}
+
+/** CONNECT asks for a tunnel: Node would drop it unanswered. */
+export function connectHandler(_request: IncomingMessage, socket: Duplex): void {
+  endWithError(socket, 'method_not_allowed', 'CONNECT is not allowed: the emulator is not a proxy.');
 }
