@@ -19,6 +19,10 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       const { cacheName, topicName } = request.params as TopicParams;
       const query = request.query as SubscribeQuery;
       const cursor = { sequenceNumber: query.sequence_number ?? 0, sequencePage: query.sequence_page ?? 0 };
+      // ajv coerces "Infinity" and "1e400" to Infinity and checks `maximum` only on finite numbers.
+      for (const [name, value] of [['sequence_number', cursor.sequenceNumber], ['sequence_page', cursor.sequencePage]] as const) {
+        if (!Number.isSafeInteger(value)) throw new EmulatorError('invalid_parameter', `Invalid request parameter: querystring/${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`);
+      }
       const topic = store.topic(cacheName, topicName);
       const ready = topic.read(cursor);
       if (ready !== undefined) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(ready);
