@@ -1,6 +1,7 @@
 import { issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { ClockState } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
+import { EmulatorError } from '../errors.js';
 import type { ChaosInput, ChaosView } from '../faults/chaos.js';
 import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
@@ -65,6 +66,10 @@ export interface ResetResult {
 }
 
 const CONTROL_PLANE = 'control plane';
+// The clock's last reading. A Date ends at 8.64e15 ms, and times are scheduled from the clock
+// up to two DurationMs (a rule's start, then its end: a year each) and a token lifetime (25 h)
+// beyond it: past this, the operations that show those times would fail.
+const LAST_READING_MS = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
 
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
@@ -161,8 +166,12 @@ export class EmulatorControls {
   setClock(input: ClockInput): ClockState {
     const change = checked<ClockInput>('ClockInput', definedOnly(input));
     const { clock, log } = this.context;
+    const setTo = change.setTo === undefined ? undefined : typeof change.setTo === 'number' ? change.setTo : Date.parse(change.setTo);
+    if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > LAST_READING_MS) {
+      throw new EmulatorError('invalid_body', `The request body is invalid: the clock cannot pass ${new Date(LAST_READING_MS).toISOString()}, near the last date there is.`);
+    }
     if (change.mode === 'virtual') clock.freeze();
-    if (change.setTo !== undefined) clock.set(typeof change.setTo === 'number' ? change.setTo : Date.parse(change.setTo));
+    if (setTo !== undefined) clock.set(setTo);
     if (change.advanceMs !== undefined) clock.advance(change.advanceMs);
     if (change.mode === 'real') clock.useRealTime();
     const state = clock.state();
