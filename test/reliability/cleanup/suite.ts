@@ -39,7 +39,7 @@ export function defineCleanupSuite(budgets: CleanupBudgets): void {
       const m = emulator;
       const waiting = async () => (await m.measure()).waiting;
       // A first round warms up what is allocated once (code, pools), so it does not count as a leak.
-      polls = await openLongPolls(m.port, DEV_API_KEY, Math.min(500, budgets.aborted), topics, waiting);
+      polls = await openLongPolls(m.port, DEV_API_KEY, Math.min(200, budgets.aborted), topics, waiting);
       for (const p of polls) p.socket.destroy();
       await m.waitFor((x) => x.waiting === 0 && x.connections === 0, 'the warm-up long-polls to be forgotten');
       const before = await m.measure(true);

@@ -38,11 +38,11 @@ export function newPublisher(id: number, topics: string[]): Publisher {
   return { id, sent: 0, acked: new Map(topics.map((t) => [t, []])), throttled: 0, dropped: 0 };
 }
 
-/** Publishes `count` messages `p<id>:<n>` (n counts every message of this publisher), the kth to topics[k % topics.length], one at a time. */
-export async function publish(pool: Pool, key: string, publisher: Publisher, topics: string[], count: number, pause?: (k: number) => Promise<void>): Promise<void> {
+/** Publishes `count` messages `p<id>:<n>` (n counts every message of this publisher), the kth to topics[k % topics.length], one at a time; `pause` may hold it before a message, or stop it. */
+export async function publish(pool: Pool, key: string, publisher: Publisher, topics: string[], count: number, pause?: (k: number) => Promise<void | 'stop'>): Promise<void> {
   const { id } = publisher;
   for (let k = 0; k < count; k++) {
-    await pause?.(k);
+    if ((await pause?.(k)) === 'stop') return;
     const topic = topics[k % topics.length]!;
     const text = `p${id}:${publisher.sent++}`;
     for (;;) {

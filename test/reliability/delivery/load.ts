@@ -18,6 +18,8 @@ export interface LoadShape {
   pageChanges?: number;
   /** How long to wait for the subscribers to catch up at a barrier or at the end. */
   catchUpMs?: number;
+  /** Publishers stop early after this long (runs without page changes): a bound in time. */
+  publishForMs?: number;
 }
 
 export interface LoadResult {
@@ -45,6 +47,7 @@ export async function topicStates(url: string): Promise<Map<string, TopicState>>
 
 export async function runLoad(url: string, key: string, shape: LoadShape, prefix: string): Promise<LoadResult> {
   if (shape.messages % shape.publishers !== 0) throw new RangeError('messages must divide evenly among the publishers (every publisher must reach every page change)');
+  if (shape.publishForMs !== undefined && shape.pageChanges) throw new RangeError('a run with page changes publishes every message: no publishForMs');
   const started = Date.now();
   const catchUpMs = shape.catchUpMs ?? 30_000;
   const topics = Array.from({ length: shape.topics }, (_, i) => `${prefix}-${i}`);
@@ -74,7 +77,9 @@ export async function runLoad(url: string, key: string, shape: LoadShape, prefix
       await until(() => mine.every((s) => s.cursor.page === expected.page && s.cursor.seq === expected.seq), `the subscribers of ${topic} to catch up`, catchUpMs);
     }
   };
+  const stopAt = shape.publishForMs === undefined ? Infinity : started + shape.publishForMs;
   const pause = async (k: number) => {
+    if (Date.now() > stopAt) return 'stop';
     if (k === 0 || k % roundLength !== 0) return;
     const current = barrier;
     arrived += 1;

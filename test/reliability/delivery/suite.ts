@@ -50,8 +50,9 @@ export function defineDeliverySuite(budgets: DeliveryBudgets): void {
         { ...shape, ...t, elapsedMs: result.elapsedMs, problems: result.problems.length },
       );
       expect(result.problems).toEqual([]);
-      expect(t.acked).toBe(shape.messages);
-      expect(t.delivered).toBe(shape.messages * shape.subscribers);
+      if (shape.publishForMs === undefined) expect(t.acked).toBe(shape.messages);
+      else expect(t.acked).toBeGreaterThan(0);
+      expect(t.delivered).toBe(t.acked * shape.subscribers);
     });
 
     it('the same from each subscriber\'s point of view under page changes, 429s and dropped connections', async () => {

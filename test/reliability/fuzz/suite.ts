@@ -75,12 +75,15 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
         expect(outcome.bodyBytesSentBeforeAnswer, what).toBeLessThan(TEN_MB / 10);
         sent[what] = outcome.bodyBytesSentBeforeAnswer;
       }
+      // A client that reads while it writes (fetch) gets the 413 though the server stops reading.
+      const viaFetch = await fetch(`${target.url}/topics/default-cache/big`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: Buffer.alloc(TEN_MB, 0x61) });
+      expect([viaFetch.status, ((await viaFetch.json()) as { code: string }).code]).toEqual([413, 'payload_too_large']);
       const after = target.rss();
       if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(TEN_MB / 2);
       const most = Math.max(...Object.values(sent));
       reportFigure(
         'body-limit',
-        `5 requests announcing or trickling 10 MB: answered after at most ${mb(most)} sent; emulator RSS ${before === undefined ? 'n/a' : `${mb(before)} -> ${mb(after!)}`}`,
+        `5 requests announcing or trickling 10 MB (and one fetch of 10 MB, answered 413): answered after at most ${mb(most)} sent; emulator RSS ${before === undefined ? 'n/a' : `${mb(before)} -> ${mb(after!)}`}`,
         { bodyBytes: TEN_MB, mostSentBeforeAnswer: most, sentBeforeAnswer: sent, rssBefore: before, rssAfter: after },
       );
     });

@@ -16,10 +16,8 @@ interface KnownDeviation {
 }
 
 const text = (a: Answer) => a.body.toString('utf8');
-const header = (c: FuzzCase, name: string) => c.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
 
-export const knownDeviations: KnownDeviation[] = [
-];
+export const knownDeviations: KnownDeviation[] = [];
 
 export function judge(c: FuzzCase, a: Answer): Verdict {
   const deviation = knownDeviations.find((d) => d.matches(c, a));
