@@ -146,7 +146,9 @@ async function runStream(run: Run, name: 'stream' | 'control-stream', ruleIds: s
       timeLimitMs,
       shrinkTimeMs: Math.min(run.options.shrinkTimeMs, Math.max(0, run.deadline - Date.now())),
       name,
-      fails: (problem) => findRule(problem.rule)?.level !== 'observed',
+      // Observed rules are warnings, never failures; the plain stream property fails only on
+      // selected rules, the control one on any (it reports them all under its own rule).
+      fails: (problem) => findRule(problem.rule)?.level !== 'observed' && (control || run.state(problem.rule) !== undefined),
       ...(replay && replay.name === name ? { replay } : {}),
     });
     for (const problem of outcome.observed) {

@@ -61,14 +61,21 @@ export async function firstAnswer(ctx: RuleContext, topic: string, options: { au
 export const SETTLE_MS = 2000;
 
 /**
- * Polls from `cursor` as a client following the contract does, until `count` items came,
- * or a poll waits `SETTLE_MS` (everything read here was published before: nothing more comes).
+ * Polls from `cursor` as a client following the contract does, until `count` items came (or
+ * one that is `last`), or a poll waits `SETTLE_MS` (all read here was published before: no more comes).
  */
-export async function readForward(ctx: RuleContext, topic: string, cursor: Cursor, count: number, maxPolls = 20): Promise<{ answers: Answer[]; items: Item[]; next: Cursor }> {
+export async function readForward(
+  ctx: RuleContext,
+  topic: string,
+  cursor: Cursor,
+  count: number,
+  maxPolls = 20,
+  last?: (item: Item) => boolean,
+): Promise<{ answers: Answer[]; items: Item[]; next: Cursor }> {
   const answers: Answer[] = [];
   const items: Item[] = [];
   let next = cursor;
-  for (let i = 0; i < maxPolls && items.length < count; i += 1) {
+  for (let i = 0; i < maxPolls && items.length < count && !(last && items.some(last)); i += 1) {
     const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next, { timeoutMs: SETTLE_MS });
     const answer = answerOf(exchange, next);
     if (!answer) {

@@ -94,7 +94,8 @@ export const subscribeRules: ActiveRule[] = [
       if (!(await publishValues(ctx, topic, values))) return;
       for (const skip of [0, 2]) {
         const from = { n: first.next.n + skip, page: first.next.page };
-        const { items, answers } = await readForward(ctx, topic, from, values.length - skip);
+        const final = values[values.length - 1]!;
+        const { items, answers } = await readForward(ctx, topic, from, values.length - skip, 20, (item) => sameValue(final, item.value));
         const exchanges = answers.map((a) => a.exchange);
         // A discontinuity (retention is open) excuses what it skipped; what came must match.
         const gapped = answers.some((a) => a.elements.some((e) => e.kind === 'discontinuity'));

@@ -53,25 +53,36 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   const arbitrary = scenarioArbitrary({ payloadLimit: settings.payloadLimit, control: settings.control });
   let scenarios = 0;
   let lastFailure: { scenario: Scenario; run: ScenarioRun } | undefined;
+  /** Every failing run by its scenario, to pick the one fast-check ends with. */
+  const failures = new Map<string, ScenarioRun>();
   const observed = new Map<string, Problem>();
 
   let stopAt = Date.now() + settings.timeLimitMs;
   let cutShort = false;
+  // Shrinking stops through fast-check's interrupt (which keeps the smallest failure so far);
+  // the scenario it cuts off is cancelled, and nothing it finds afterwards counts.
+  let cancelled = false;
+  let inFlight: Promise<unknown> | undefined;
+  const scenarioEnv: StreamEnv = { ...env, cancelled: () => cancelled };
   const property = (fails: (problems: Problem[]) => boolean) =>
     fc.asyncProperty(arbitrary, async (scenario) => {
-      // Past the time limit, the remaining runs (and shrink attempts) pass without a request.
-      // Unlike fast-check's interrupt, this never discards a failure found by a running scenario.
+      // Past the time limit, the remaining generated runs pass without a request: unlike
+      // fast-check's interrupt, this never discards a failure a running scenario finds.
       if (Date.now() > stopAt) {
         cutShort = true;
         return true;
       }
       scenarios += 1;
-      const run = await runScenario(env, scenario, scenarios);
+      const running = runScenario(scenarioEnv, scenario, scenarios);
+      inFlight = running;
+      const run = await running;
+      if (cancelled) return true;
       for (const problem of run.problems) if (!settings.fails(problem) && !observed.has(problem.rule)) observed.set(problem.rule, problem);
       run.problems = run.problems.filter((p) => settings.fails(p));
       if (!fails(run.problems)) return true;
       // The last failing run fast-check sees is the counterexample it ends with.
       lastFailure = { scenario, run };
+      failures.set(fc.stringify(scenario), run);
       return false;
     });
   const anyProblem = (problems: Problem[]): boolean => problems.length > 0;
@@ -94,10 +105,20 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
   if (!settings.replay) {
     // Shrink for the first rule the scenario broke, so the minimal case shows that rule.
     const rule = found.run.problems[0]!.rule;
-    stopAt = Date.now() + settings.shrinkTimeMs;
-    const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), { seed, path });
-    if (shrunk.failed && lastFailure.run.problems.some((p) => p.rule === rule)) {
-      found = lastFailure;
+    stopAt = Number.POSITIVE_INFINITY;
+    const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), {
+      seed,
+      path,
+      plugins: [fc.interruptAfterTimeLimit(Math.max(1, settings.shrinkTimeMs))],
+    });
+    cancelled = true;
+    await inFlight?.catch(() => undefined);
+    // The counterexample fast-check reports, not merely the last run that failed: an interrupt
+    // may land between a run's failure and fast-check taking note of it.
+    const ended = (shrunk.counterexample as [Scenario] | null)?.[0];
+    const endedRun = ended ? failures.get(fc.stringify(ended)) : undefined;
+    if (shrunk.failed && ended && endedRun?.problems.some((p) => p.rule === rule)) {
+      found = { scenario: ended, run: endedRun };
       path = shrunk.counterexamplePath ?? path;
       shrinks = shrunk.numShrinks;
     }

@@ -20,6 +20,8 @@ export interface StreamEnv {
   nudgeAfterMs: number;
   /** After the last message is acknowledged, how long subscribers get to receive it. */
   settleMs: number;
+  /** Set when the property stops (time is up): the scenario winds down at once. */
+  cancelled?: () => boolean;
 }
 
 export interface ScenarioRun {
@@ -65,8 +67,9 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   };
 
   for (let i = 0; i < scenario.subscribers; i += 1) addSubscriber();
+  const over = (): boolean => Date.now() > deadline || (env.cancelled?.() ?? false);
   for (const step of scenario.steps) {
-    if (Date.now() > deadline) break;
+    if (over()) break;
     switch (step.kind) {
       case 'publish':
         await publish(step.message);
@@ -105,7 +108,7 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   await publish({ kind: 'text', text: sentinel }, 'sentinel');
   const allDone = Promise.all(subscribers.map((s) => s.done));
   const settled = Math.min(deadline, Date.now() + env.settleMs);
-  for (let nudge = 1; Date.now() < settled; nudge += 1) {
+  for (let nudge = 1; Date.now() < settled && !over(); nudge += 1) {
     const done = await Promise.race([allDone.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs))]);
     if (done) break;
     if (subscribers.some((s) => !s.joined && !s.finished)) {

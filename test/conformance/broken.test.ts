@@ -36,8 +36,8 @@ describe.concurrent('conformance suite against deliberately broken servers', () 
           cache: 'default-cache',
           rules: [...spec.rules],
           seed: 1,
-          runs: 5,
-          shrinkTimeMs: 1000,
+          runs: 3,
+          shrinkTimeMs: 500,
         });
         const result = report.rules.find((r) => r.id === spec.rule)!;
         const observed = result.level === 'observed';

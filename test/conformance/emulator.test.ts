@@ -33,7 +33,7 @@ describe('conformance suite against the emulator', () => {
       restrictedToken: restricted.token,
       expiredToken: await expiredToken(),
       seed: 20251122,
-      runs: 4,
+      runs: 3,
       allowGlobalReset: true,
     });
     const notPassing = report.rules.filter((r) => r.status === 'failed' || r.status === 'warning');
@@ -57,7 +57,7 @@ describe('conformance suite against the emulator', () => {
   ])('passes every documented rule with %s', async (_name, settings) => {
     const variant = await startEmulator({ port: 0, logLevel: 'silent', ...settings });
     try {
-      const report = await runConformance({ baseUrl: variant.url, token: variant.apiKey, cache: 'default-cache', rules: ['documented'], seed: 5, runs: 3 });
+      const report = await runConformance({ baseUrl: variant.url, token: variant.apiKey, cache: 'default-cache', rules: ['documented'], seed: 5, runs: 2 });
       const failed = report.rules.filter((r) => r.status !== 'passed');
       expect(failed.map((r) => `${r.id}: ${r.findings[0]?.message ?? r.detail}`), `seed ${report.seed}`).toEqual([]);
     } finally {
