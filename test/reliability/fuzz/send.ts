@@ -13,8 +13,6 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
-  /** False when the server ended the exchange before the whole request body was written. */
-  sentWholeBody: boolean;
 }
 
 const FRAMING_HEADERS = new Set(['host', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'content-length']);
@@ -45,7 +43,7 @@ async function viaUndici(pool: Pool, c: FuzzCase, timeoutMs: number): Promise<An
     bodyTimeout: timeoutMs,
   });
   const body = Buffer.from(await response.body.arrayBuffer());
-  return { transport: 'undici', ending: 'answered', status: response.statusCode, headers: flatHeaders(response.headers), body, sentWholeBody: true };
+  return { transport: 'undici', ending: 'answered', status: response.statusCode, headers: flatHeaders(response.headers), body };
 }
 
 function chunked(body: Buffer): Buffer {
@@ -78,14 +76,7 @@ async function viaSocket(port: number, c: FuzzCase, timeoutMs: number): Promise<
     timeoutMs,
   });
   const response = outcome.response;
-  return {
-    transport: 'raw',
-    ending: outcome.ending,
-    status: response?.status ?? 0,
-    headers: response?.headers ?? {},
-    body: response?.body ?? Buffer.alloc(0),
-    sentWholeBody: outcome.bodyBytesSentBeforeAnswer >= body.length,
-  };
+  return { transport: 'raw', ending: outcome.ending, status: response?.status ?? 0, headers: response?.headers ?? {}, body: response?.body ?? Buffer.alloc(0) };
 }
 
 export async function send(pool: Pool, port: number, c: FuzzCase, timeoutMs: number): Promise<Answer> {
@@ -96,9 +87,9 @@ export async function send(pool: Pool, port: number, c: FuzzCase, timeoutMs: num
       // Refused before sending (a value undici will not write): the socket path sends it as is.
       if (!(error instanceof errors.InvalidArgumentError || error instanceof errors.NotSupportedError)) {
         if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
-          return { transport: 'undici', ending: 'timeout', status: 0, headers: {}, body: Buffer.alloc(0), sentWholeBody: true };
+          return { transport: 'undici', ending: 'timeout', status: 0, headers: {}, body: Buffer.alloc(0) };
         }
-        return { transport: 'undici', ending: 'closed', status: 0, headers: {}, body: Buffer.alloc(0), sentWholeBody: true };
+        return { transport: 'undici', ending: 'closed', status: 0, headers: {}, body: Buffer.alloc(0) };
       }
     }
   }
