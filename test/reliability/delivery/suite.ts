@@ -58,7 +58,7 @@ export function defineDeliverySuite(budgets: DeliveryBudgets): void {
     it('the same from each subscriber\'s point of view under page changes, 429s and dropped connections', async () => {
       const shape = budgets.faults;
       emulator = await startEmulator({ port: 0, logLevel: 'silent', retention: shape.messages, longPollTimeoutMs: 500 });
-      const seed = Number(process.env.RELIABILITY_SEED ?? 7);
+      const seed = Number(process.env.RELIABILITY_SEED || 7);
       for (const rule of deliveryFaults(seed)) {
         const response = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
         expect(response.status, await response.clone().text()).toBe(201);

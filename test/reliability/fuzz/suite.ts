@@ -22,7 +22,7 @@ function failureReport(figures: FuzzFigures, seed: number): string {
 }
 
 export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
-  const seed = Number(process.env.RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  const seed = Number(process.env.RELIABILITY_SEED || Math.floor(Math.random() * 2 ** 31));
   let target: FuzzTarget;
   let crashes = 0;
   let stopping = false;
