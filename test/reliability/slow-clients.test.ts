@@ -62,7 +62,7 @@ describe('slow clients cannot stall the others', () => {
     const completed = await othersRoundTrips(t.url, t.key, 'others', 200);
     const heapAfter = process.memoryUsage().heapUsed;
     // Not bounded yet: the answers to pipelined requests that arrived together are all built and
-    // held until read (known-deviations.test.ts pins it; the fix is in the reliability notes).
+    // held until read (findings.test.ts pins it; the fix is in the reliability notes).
     reportFigure(
       'slow-readers',
       `${readers} connections asked for ${readers * pipelined} answers of ${mb(answerBytes)} and read none; meanwhile ${completed}/200 round trips of others completed; heap ${mb(heapBefore)} -> ${mb(heapAfter)}`,

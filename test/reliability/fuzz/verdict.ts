@@ -5,8 +5,8 @@ import type { Answer } from './send.js';
 
 // The invariants every answer of the fuzz run must keep, and the known deviations: answers
 // that break them for a reason already reported (in /work/team/notes/reliability.md and
-// known-deviations.test.ts), tolerated here by a narrow match so that the run still catches
-// anything new. Remove a deviation once its fix lands: known-deviations.test.ts will say when.
+// findings.test.ts), tolerated here by a narrow match so that the run still catches
+// anything new. Remove a deviation once its fix lands: findings.test.ts will say when.
 
 export type Verdict = { ok: true; errorCode?: string; deviation?: string } | { ok: false; problem: string };
 

@@ -5,11 +5,11 @@ import { errorRegistry, isErrorCode } from '../../emulator/errors.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { rawExchange, requestHead, type RawOutcome } from './raw-http.js';
 
-// Bugs the fuzz run found. Fixed ones keep a regression test here. The others (each fix is
-// described in /work/team/notes/reliability.md) state the right behaviour and are marked
-// `fails`: they pass while the bug is there. When a fix lands, its test fails: move it to the
-// fixed ones, and remove the matching entry of `knownDeviations` in fuzz/verdict.ts (or the
-// exclusion in fuzz/cases.ts).
+// Bugs the reliability runs found (most by the fuzz run). Fixed ones keep a regression test
+// here. The others (each fix is described in /work/team/notes/reliability.md) state the right
+// behaviour and are marked `fails`: they pass while the bug is there. When a fix lands, its
+// test fails: move it to the fixed ones (and drop any matching entry of `knownDeviations` in
+// fuzz/verdict.ts).
 
 let t: TestEmulator;
 let port: number;
@@ -34,7 +34,7 @@ function expectRegistryError(outcome: RawOutcome, code: string): void {
 
 const head = (method: string, target: string, headers: [string, string][] = []) => requestHead(method, target, [['Host', 'x'], ['Connection', 'close'], ...headers]);
 
-describe('found by the fuzz run, fixed', () => {
+describe('found and fixed', () => {
   it('a malformed percent-escape in the path answers invalid_parameter from the registry (not FST_ERR_BAD_URL)', async () => {
     expectRegistryError(await rawExchange(port, { head: head('GET', '/topics/%zz/t', [['Authorization', t.key]]) }), 'invalid_parameter');
   });
@@ -87,7 +87,7 @@ describe('found by the fuzz run, fixed', () => {
   });
 });
 
-describe('found by the fuzz run, not fixed yet (fixes described in the reliability notes)', () => {
+describe('found, not fixed yet (fixes described in the reliability notes)', () => {
   it.fails('an HTTP/1.1 request without Host gets a JSON answer (not a bare 400 from Node)', async () => {
     expectRegistryError(await rawExchange(port, { head: 'GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n' }), 'invalid_request');
   });
