@@ -111,7 +111,7 @@ async function runActive(run: Run, rule: ActiveRule): Promise<void> {
     },
   };
   if (rule.needs?.includes('control') && !run.control) {
-    state.skipped = 'needs the emulator control plane (not detected)';
+    state.skipped = 'needs the emulator control plane, which this run does not use';
     return;
   }
   try {
@@ -197,9 +197,9 @@ async function preflight(options: ResolvedOptions, target: Target, secrets: Secr
   if (probe.status === undefined) throw new ConnectionError(`cannot reach ${options.baseUrl}: ${probe.error}`);
   if (probe.status === 401 || probe.status === 403) throw new ConnectionError(`the token was refused: a publish to cache ${options.cache} answered ${probe.status}`);
   if (probe.status === 404) throw new ConnectionError(`cache ${options.cache} does not exist (a publish answered 404); pass an existing cache with --cache`);
-  if (options.control === 'off') return { control: null, reason: 'switched off (--control off)' };
+  if (options.control === 'off') return { control: null, reason: 'switched off with --control off' };
   const plane = new ControlPlane(target, (token) => secrets.addIssued(token));
-  if (options.control === 'on') return { control: plane, reason: 'switched on (--control on)' };
+  if (options.control === 'on') return { control: plane, reason: 'switched on with --control on' };
   const detected = await detectControlPlane(target, 'preflight');
   return { control: detected.available ? plane : null, reason: detected.reason };
 }
@@ -305,7 +305,7 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
         await runStream(run, 'stream', [...streamIds, 'publish.success-204', 'subscribe.success-200'], Math.min(timeLeft() * 0.6, 30_000));
       }
     } else if (rule.id === CONTROL_STREAM_RULE) {
-      if (!control) state.skipped = 'needs the emulator control plane (not detected)';
+      if (!control) state.skipped = 'needs the emulator control plane, which this run does not use';
       else await runStream(run, 'control-stream', [CONTROL_STREAM_RULE], Math.min(timeLeft() * 0.6, 15_000));
     } else if (!options.replay) {
       await runActive(run, rule);
