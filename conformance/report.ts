@@ -2,8 +2,9 @@
 // JSON and JUnit reporters and for tests.
 import { toCurl } from './curl.js';
 import { bodyText, describeExchange, type Exchange } from './exchange.js';
-import type { Counterexample, Level } from './rules/types.js';
+import type { Counterexample, Finding, Level, Rule } from './rules/types.js';
 import type { Secrets } from './secrets.js';
+import type { RuleState } from './session.js';
 
 export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped';
 
@@ -72,4 +73,42 @@ export function summarize(rules: RuleResult[]): Record<RuleStatus, number> {
   const summary: Record<RuleStatus, number> = { passed: 0, failed: 0, warning: 0, skipped: 0 };
   for (const rule of rules) summary[rule.status] += 1;
   return summary;
+}
+
+const MAX_FINDINGS_SHOWN = 3;
+
+function toFinding(finding: Finding, secrets: Secrets): ReportedFinding {
+  const reported: ReportedFinding = { message: secrets.redact(finding.message), requests: reportRequests(finding.exchanges, secrets) };
+  if (finding.counterexample) reported.counterexample = { ...finding.counterexample, steps: finding.counterexample.steps.map((s) => secrets.redact(s)) };
+  return reported;
+}
+
+/** What a rule's state comes to in the report: passed, failed, warning (observed) or skipped. */
+export function result(rule: Rule, state: RuleState | undefined, secrets: Secrets): RuleResult {
+  const base = {
+    id: rule.id,
+    title: rule.title,
+    level: rule.level,
+    kind: rule.kind,
+    source: rule.source,
+    ...(state?.durationMs !== undefined ? { durationMs: state.durationMs } : {}),
+  };
+  if (!state) return { ...base, status: 'skipped', detail: 'not selected', findings: [], findingCount: 0 };
+  if (state.skipped && state.findings.length === 0) return { ...base, status: 'skipped', detail: state.skipped, findings: [], findingCount: 0 };
+  // The same fault seen on many responses: report each message once.
+  const unique = [...new Map(state.findings.map((f) => [f.message.replace(/ \(sent by [^)]*\)$/, ''), f])).values()];
+  if (unique.length > 0) {
+    return {
+      ...base,
+      status: rule.level === 'observed' ? 'warning' : 'failed',
+      findings: unique.slice(0, MAX_FINDINGS_SHOWN).map((f) => toFinding(f, secrets)),
+      findingCount: unique.length,
+    };
+  }
+  if (rule.kind === 'response') {
+    if (state.checked === 0) return { ...base, status: 'skipped', detail: 'no response it applies to was seen', findings: [], findingCount: 0 };
+    return { ...base, status: 'passed', detail: `${state.checked} response(s) checked`, findings: [], findingCount: 0 };
+  }
+  if (!state.ran) return { ...base, status: 'skipped', detail: state.skipped ?? 'did not run (time budget)', findings: [], findingCount: 0 };
+  return { ...base, status: 'passed', ...(state.detail ? { detail: secrets.redact(state.detail) } : {}), findings: [], findingCount: 0 };
 }
