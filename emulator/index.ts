@@ -37,7 +37,12 @@ export interface RunningEmulator extends EmulatorControlApi {
   /** The underlying fastify instance, for `inject()` in tests. */
   app: FastifyInstance;
   context: EmulatorContext;
-  /** Answers every waiting subscriber, stops listening. Safe to call twice. */
+  /**
+   * Answers every waiting subscriber with `{"items":[]}` and resolves once the answers have left
+   * (bounded); the server keeps its sockets. A process about to exit needs nothing more.
+   */
+  drain(): Promise<void>;
+  /** Drains, then stops listening and closes every socket. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -67,6 +72,19 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const url = `http://${hostForUrl(settings.host)}:${port}`;
   controls.endpoint = settings.endpoint ?? `${hostForUrl(settings.host)}:${port}`;
   let closing: Promise<void> | undefined;
+  let draining: Promise<void> | undefined;
+  // Answer every waiting subscriber and let the answers leave (bounded); sockets stay open.
+  const drain = () =>
+    (draining ??= (async () => {
+      controls.dispose(); // delayed requests and scheduled faults must not hold a stop
+      const answered = context.store.clear();
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(answered.map((s) => s.flushed())),
+        new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
+      ]);
+      clearTimeout(bound);
+    })());
   return {
     url,
     apiKey: settings.apiKeys[0]!,
@@ -74,17 +92,10 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     app,
     context,
     ...bindControls(controls),
+    drain,
     close() {
       closing ??= (async () => {
-        controls.dispose(); // delayed requests and scheduled faults must not hold the close
-        // Answer every waiting subscriber and let the answers leave before sockets are closed.
-        const answered = context.store.clear();
-        let bound: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.all(answered.map((s) => s.flushed())),
-          new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
-        ]);
-        clearTimeout(bound);
+        await drain();
         await app.close();
       })();
       return closing;

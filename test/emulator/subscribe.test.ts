@@ -222,6 +222,20 @@ describe('subscribe', () => {
     expect(reply.json.code).toBe('cache_not_found');
   });
 
+  it('drain answers every waiting subscriber once their answers have left, and keeps serving', async () => {
+    const local = await testEmulator();
+    try {
+      const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'drained', { seq: 0 }));
+      await until(() => local.emulator.context.store.waitingCount() === 3, 'three subscribers to wait');
+      await local.emulator.drain();
+      expect(local.emulator.context.store.waitingCount()).toBe(0);
+      for (const reply of await Promise.all(pending)) expect(reply.json).toEqual({ items: [] });
+      expect((await local.publish(C, 'after-drain', 'still listening')).status).toBe(204);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('closing the emulator answers every waiting subscriber with empty items', async () => {
     const local = await testEmulator();
     const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'shutdown', { seq: 0 }));
