@@ -9,6 +9,7 @@ import { memoryLongRun } from './figures/memory-long-run.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
 import { SwarmProcess } from './load/swarm-process.js';
+import { layerCosts } from './profile/layer-costs.js';
 import { profilePath, profileStartup, type ProfiledPath } from './profile/profile-path.js';
 import { emulatorCli, emulatorModule } from './paths.js';
 import type { ServerSpec } from './servers/server-spec.js';
@@ -19,7 +20,8 @@ import { formatTable } from './report/table.js';
 // each side by side with its baseline in the same run, as one table (or JSON).
 // Start-up runs first, while nothing else of the bench is alive.
 // `npm run bench -- --profile publish|fanout|startup`: CPU profiles of the emulator and its baseline
-// on that path instead.
+// on that path instead; `--profile layers`: CPU per publish as the emulator's layers are added to
+// B-fastify one by one.
 // `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
 const figures: Figure[] = [startup, throughput, latency, fanout, idle, memoryLongRun, conformance];
@@ -49,7 +51,7 @@ function parseArguments(argv: string[]): Arguments {
     } else if (argument === '--runs' && value !== undefined) {
       parsed.options.runs = Math.max(1, Number.parseInt(value, 10));
       i++;
-    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout' || value === 'startup')) {
+    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout' || value === 'startup' || value === 'layers')) {
       parsed.profile = value;
       i++;
     } else if (argument === '--dist' && value !== undefined) {
@@ -60,7 +62,7 @@ function parseArguments(argv: string[]): Arguments {
       i++;
     } else {
       const names = figures.map((figure) => figure.name).join(',');
-      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout|startup\n`);
+      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout|startup|layers\n`);
       process.exit(2);
     }
   }
@@ -89,7 +91,9 @@ const context: BenchContext = {
 if (args.profile !== undefined) {
   try {
     if (context.ours === undefined || context.emulatorCli === undefined) throw new Error('the emulator is not built: nothing to profile');
-    if (args.profile === 'startup') {
+    if (args.profile === 'layers') {
+      process.stdout.write(await layerCosts(context.ours, log));
+    } else if (args.profile === 'startup') {
       for (const contender of [emulatorContender(context.emulatorCli), bFastifyContender()]) process.stdout.write(`${await profileStartup(contender)}\n`);
     } else {
       const baseline: ServerSpec = { kind: args.profile === 'publish' ? 'b-fastify' : 'b-ref' };

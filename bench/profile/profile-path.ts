@@ -14,7 +14,7 @@ import { timeStart, type Contender } from '../figures/startup.js';
 // waiting subscribers, repeated), or `startup` (spawn to first answer). Prints the top self-time functions and areas. Run on the
 // emulator and on its baseline, the difference between the two is what the emulator adds.
 
-export type ProfiledPath = 'publish' | 'fanout' | 'startup';
+export type ProfiledPath = 'publish' | 'fanout' | 'startup' | 'layers';
 
 /** Profiles one start: spawn to first answer, as the start-up figure times it. */
 export async function profileStartup(contender: Contender): Promise<string> {

@@ -5,6 +5,7 @@ import { startBFastify } from '../baselines/b-fastify.js';
 import { startBRef } from '../baselines/b-ref.js';
 import type { RunningServer } from '../baselines/running-server.js';
 import { announce, serveParent } from '../ipc.js';
+import { startLayered, type Layer } from '../profile/layered-fastify.js';
 import { emulatorModule } from '../paths.js';
 import type { ServerSpec } from './server-spec.js';
 
@@ -27,6 +28,7 @@ interface EmulatorModule {
 async function start(): Promise<RunningServer & { apiKey: string }> {
   if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
   if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
+  if (spec.kind === 'layered') return { ...(await startLayered((spec.layers ?? []) as Layer[])), apiKey: '' };
   const emulator = (await import(pathToFileURL(spec.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
   const running = await emulator.startEmulator({ host: '127.0.0.1', port: 0, logLevel: 'warn', ...spec.settings });
   return { url: running.url, apiKey: running.apiKey, close: () => running.close() };

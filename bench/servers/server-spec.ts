@@ -1,10 +1,12 @@
 /** Which server a bench child runs, and for the emulator, with which settings. */
-export type ServerKind = 'ours' | 'b-fastify' | 'b-ref';
+export type ServerKind = 'ours' | 'b-fastify' | 'b-ref' | 'layered';
 
 export interface ServerSpec {
   kind: ServerKind;
   /** startEmulator settings for `ours` (port, host and logLevel are set by the child). */
   settings?: Record<string, unknown>;
+  /** For `layered`: the emulator's layers added to B-fastify (profile/layered-fastify.ts). */
+  layers?: string[];
   /** The built emulator module, when not the repository's dist/emulator/index.js. */
   emulatorModule?: string;
 }
