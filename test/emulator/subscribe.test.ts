@@ -138,16 +138,24 @@ describe('subscribe', () => {
     expect(waitingOn(topic)).toBe(0);
   });
 
-  it('answers waiting subscribers after the publish returns, with every message of that turn in one response', async () => {
+  it('answers a few waiting subscribers within the publish', async () => {
     const topic = fresh();
-    const pending = t.subscribe(C, topic, { seq: 0, page: 0 });
-    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    const pending = Array.from({ length: 3 }, () => t.subscribe(C, topic, { seq: 0, page: 0 }));
+    await until(() => waitingOn(topic) === 3, 'three subscribers to wait');
+    store().topic(C, topic).publish({ text: 'one' });
+    expect(waitingOn(topic)).toBe(0);
+    for (const reply of await Promise.all(pending)) expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one']);
+  });
+
+  it('answers many waiting subscribers after the publish returns, with every message of that turn in one response', async () => {
+    const topic = fresh();
+    const pending = Array.from({ length: 10 }, () => t.subscribe(C, topic, { seq: 0, page: 0 }));
+    await until(() => waitingOn(topic) === 10, 'ten subscribers to wait');
     const live = store().topic(C, topic);
     expect(live.publish({ text: 'one' })).toBe(1);
-    expect(waitingOn(topic)).toBe(1); // the publisher returned before any subscriber was answered
+    expect(waitingOn(topic)).toBe(10); // the publisher returned before any subscriber was answered
     expect(live.publish({ text: 'two' })).toBe(2);
-    const { json } = await pending;
-    expect(json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
+    for (const reply of await Promise.all(pending)) expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
   });
 
   it('a long-poll that sees nothing until the timeout answers 200 with empty items (virtual clock)', async () => {
