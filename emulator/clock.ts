@@ -34,8 +34,13 @@ export class Clock {
 
   /** Runs `fn` once the clock reaches now + delayMs (real time, or when advanced past it). */
   schedule(delayMs: number, fn: () => void): ClockTimer {
+    return this.scheduleAt(this.now() + delayMs, fn);
+  }
+
+  /** Runs `fn` once the clock reaches `epochMs`: for callers that show the time they schedule for. */
+  scheduleAt(epochMs: number, fn: () => void): ClockTimer {
     const record: TimerRecord = {
-      due: this.now() + delayMs,
+      due: epochMs,
       fn,
       node: undefined,
       cancel: () => {

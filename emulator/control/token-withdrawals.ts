@@ -22,7 +22,9 @@ export class TokenWithdrawals {
   ) {}
 
   withdraw(tokenId: string, how: 'expired' | 'revoked', afterMs = 0, why = 'control plane'): TokenWithdrawal {
-    const at = new Date(this.clock.now() + afterMs).toISOString();
+    // One reading of the clock: the time shown is exactly the time the withdrawal fires.
+    const due = this.clock.now() + afterMs;
+    const at = new Date(due).toISOString();
     if (afterMs === 0) {
       this.apply(tokenId, how, why);
       return { tokenId, how, at, scheduled: false };
@@ -30,7 +32,7 @@ export class TokenWithdrawals {
     const withdrawal: TokenWithdrawal = { tokenId, how, at, scheduled: true };
     this.pending.set(
       withdrawal,
-      this.clock.schedule(afterMs, () => {
+      this.clock.scheduleAt(due, () => {
         this.pending.delete(withdrawal);
         this.apply(tokenId, how, `${why}: scheduled at ${at}`);
       }),

@@ -77,8 +77,10 @@ export class PageChanges {
     this.requireCache(cache);
     const target = this.store.topic(cache, topic);
     const key = keyOf(cache, topic);
-    const at = new Date(this.clock.now() + afterMs).toISOString();
-    const timer: ClockTimer = this.clock.schedule(afterMs, () => {
+    // One reading of the clock: the time shown is exactly the time the change fires.
+    const due = this.clock.now() + afterMs;
+    const at = new Date(due).toISOString();
+    const timer: ClockTimer = this.clock.scheduleAt(due, () => {
       this.schedules.delete(key);
       this.changeNow(cache, topic, `${why}: scheduled at ${at}`);
     });
