@@ -75,9 +75,16 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
         expect(outcome.bodyBytesSentBeforeAnswer, what).toBeLessThan(TEN_MB / 10);
         sent[what] = outcome.bodyBytesSentBeforeAnswer;
       }
-      // A client that reads while it writes (fetch) gets the 413 though the server stops reading.
-      const viaFetch = await fetch(`${target.url}/topics/default-cache/big`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: Buffer.alloc(TEN_MB, 0x61) });
-      expect([viaFetch.status, ((await viaFetch.json()) as { code: string }).code]).toEqual([413, 'payload_too_large']);
+      // A client that reads while it writes (fetch) usually gets the 413 though the server stops
+      // reading; Node closes without a lingering close, so it may instead see the connection reset
+      // while still writing (a documented limit). Any other outcome is a failure.
+      const viaFetch = await fetch(`${target.url}/topics/default-cache/big`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: Buffer.alloc(TEN_MB, 0x61) }).catch(
+        (error: Error & { cause?: { code?: string } }) => {
+          expect(['EPIPE', 'ECONNRESET'], String(error.cause ?? error)).toContain(error.cause?.code);
+          return undefined;
+        },
+      );
+      if (viaFetch) expect([viaFetch.status, ((await viaFetch.json()) as { code: string }).code]).toEqual([413, 'payload_too_large']);
       const after = target.rss();
       if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(TEN_MB / 2);
       const most = Math.max(...Object.values(sent));
