@@ -132,6 +132,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     // close() answers and flushes every long-poll first (index.ts), so every socket left can go.
     forceCloseConnections: true,
     clientErrorHandler,
+    // Node would answer a missing Host with a bare 400; the hook below answers it in JSON.
+    http: { requireHostHeader: false },
     frameworkErrors: frameworkErrorHandler,
   });
   // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
@@ -157,6 +159,13 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.decorateRequest('abandonWait', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes));
   app.setNotFoundHandler(notFoundHandler);
+  // HTTP/1.1 requires Host (RFC 9112 §3.2): refused with a 400 from the one registry.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
+    }
+    done();
+  });
   if (settings.logLevel === 'debug' || settings.logLevel === 'trace') {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');

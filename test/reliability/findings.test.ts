@@ -87,10 +87,14 @@ describe('found and fixed', () => {
   });
 });
 
-describe('found, not fixed yet (fixes described in the reliability notes)', () => {
-  it.fails('an HTTP/1.1 request without Host gets a JSON answer (not a bare 400 from Node)', async () => {
+describe('fixed at the end of the first session', () => {
+  it('an HTTP/1.1 request without Host gets a JSON answer (not a bare 400 from Node)', async () => {
     expectRegistryError(await rawExchange(port, { head: 'GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n' }), 'invalid_request');
+    expectRegistryError(await rawExchange(port, { head: 'POST /topics/default-cache/t HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' }), 'invalid_request');
   });
+});
+
+describe('found, not fixed yet (fixes described in the reliability notes)', () => {
 
   it.fails('answers to pipelined requests a client does not read are not all built and held in memory', async () => {
     const local = await testEmulator({ retention: 100, maxBatch: 100 });
