@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SettingsError, type RunningEmulator } from '../../emulator/index.js';
 import { parseScenario } from '../../emulator/scenario/load.js';
+import { baseUrlOf, runCli } from '../helpers/cli.js';
 import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start } from './helpers.js';
 
 // Scenario files: the fixtures validate and apply; --scenario applies one at start and after
@@ -116,28 +116,14 @@ describe('broken scenarios', () => {
 });
 
 describe('the command line', () => {
-  function run(args: string[], env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'emulator/cli.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { child, exited, output: () => ({ stdout, stderr }) };
-  }
-
   it('refuses to listen beyond loopback with the control plane on and no admin key (exit 2, clear message)', async () => {
-    const cli = run(['--host', '0.0.0.0', '--port', '0']);
+    const cli = runCli(['--host', '0.0.0.0', '--port', '0']);
     expect(await cli.exited).toBe(2);
-    expect(cli.output().stderr).toMatch(/beyond loopback.*--admin-key.*--control off/);
+    expect(cli.stderr()).toMatch(/beyond loopback.*--admin-key.*--control off/);
   });
 
   it('--scenario, --limits and --chaos-seed (here as environment variables) take effect', async () => {
-    const cli = run(['--port', '0', '--log-level', 'silent'], {
+    const cli = runCli(['--port', '0', '--log-level', 'silent'], {
       TOPICS_EMULATOR_SCENARIO: join(fixtures, 'issue-example.yaml'),
       TOPICS_EMULATOR_LIMITS: 'account',
       TOPICS_EMULATOR_LIMIT_OPS_PER_SECOND: '50',
@@ -146,14 +132,8 @@ describe('the command line', () => {
       TOPICS_EMULATOR_ADMIN_KEY: 'cli-admin-key',
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        cli.child.stdout.on('data', () => {
-          const match = /Base URL:\s+(http:\/\/\S+)/.exec(cli.output().stdout);
-          if (match) resolve(match[1]!);
-        });
-        void cli.exited.then((code) => reject(new Error(`exited ${code}: ${cli.output().stderr}`)));
-      });
-      expect(cli.output().stdout).toMatch(/Chaos: +seed 7/);
+      const url = await baseUrlOf(cli);
+      expect(cli.stdout()).toMatch(/Chaos: +seed 7/);
       const state = (await (await fetch(`${url}/_emulator/state`, { headers: { 'x-emulator-admin-key': 'cli-admin-key' } })).json()) as {
         faults: unknown[];
         limits: { enabled: boolean; operationsPerSecond: number };
