@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchemaCompiler, type FastifyServerOptions, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
 import cors from '@fastify/cors';
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
@@ -17,8 +17,9 @@ import { FaultInjector } from './faults/injector.js';
 import { PageChanges } from './faults/page-changes.js';
 import { WaitingRequests } from './faults/waiting-requests.js';
 import { topicsHandlers } from './handlers/index.js';
-import { loggerOptions, redactUrl } from './logging.js';
-import { operationRoutes, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
+import { createLogger, logsEachRequest, redactUrl } from './logging.js';
+import { operationRoutes, validatorName, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
+import * as topicsValidators from './generated/topics-validators.js';
 import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
 import type { EmulatorSettings } from './settings.js';
 import { InMemoryTopicStore } from './topics/store.js';
@@ -48,7 +49,32 @@ export function bindHandlers(document: OpenApiDocument, handlers: OperationHandl
   return routes.map((route) => ({ route, handler: byId.get(route.operationId)! }));
 }
 
+/**
+ * Fastify's schema compilers, replaced: the topics routes' parameters are checked by the code
+ * generated from the document at build time (scripts/compile-validators.ts), so neither Ajv nor
+ * fast-json-stringify is loaded or compiles anything at start (issue 6, start-up). The control
+ * plane sets its own compiler (control/scope.ts); no route has a response schema.
+ */
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+function generatedCompilers(document: OpenApiDocument, generated: Readonly<Record<string, unknown>>): CompilersFactory {
+  const operationIds = new Map(operationRoutes(document).map((route) => [`${route.method} ${route.url}`, route.operationId]));
+  const validatorCompiler: FastifySchemaCompiler<unknown> = ({ method, url, httpPart }) => {
+    const validate = generated[validatorName(operationIds.get(`${method} ${url}`) ?? '', httpPart ?? '')];
+    if (typeof validate !== 'function') throw new Error(`no generated validator for ${method} ${url} ${httpPart}: run npm run openapi:compile`);
+    return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+  };
+  // fastify's types describe Ajv's compile function; a fastify schema compiler is what it calls.
+  return {
+    buildValidator: () => validatorCompiler,
+    buildSerializer: () => () => {
+      throw new Error('no route of the emulator has a response schema');
+    },
+  } as unknown as CompilersFactory;
+}
+
 function registerOperations(scope: FastifyInstance, context: EmulatorContext, document: OpenApiDocument, handlers: OperationHandler[]): void {
+  const { auth, store, faults, limits } = context;
   for (const { route, handler } of bindHandlers(document, handlers)) {
     const access = handler.access;
     const hooks = access && serviceHooks(context, access);
@@ -63,7 +89,7 @@ function registerOperations(scope: FastifyInstance, context: EmulatorContext, do
           let credential: string;
           try {
             credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
-            const known = context.auth.known(credential);
+            const known = auth.known(credential);
             if (known) {
               request.principal = known;
               return done();
@@ -71,29 +97,30 @@ function registerOperations(scope: FastifyInstance, context: EmulatorContext, do
           } catch (error) {
             return done(error as Error);
           }
-          context.auth.authenticate(credential).then((principal) => {
+          auth.authenticate(credential).then((principal) => {
             request.principal = principal;
             done();
           }, done);
         },
+        // After the document's parameter validation: a bad name is a 400 before any 403 or 404.
         preHandler: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
           const { cacheName, topicName } = request.params as TopicParams;
           try {
-            context.auth.authorize(request.principal!, access, cacheName, topicName);
-            if (!context.store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
+            auth.authorize(request.principal!, access, cacheName, topicName);
+            if (!store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
           } catch (error) {
             return done(error as Error);
           }
           // Fault rules, chaos, account limits: two boolean checks when switched off.
-          if (!context.faults.active && !context.limits.active) return done();
+          if (!faults.active && !limits.active) return done();
           hooks!.admit(request, reply).then(() => done(), done);
         },
         ...(hooks!.onSend && { onSend: hooks!.onSend }),
       }),
       handler: hooks
         ? (request, reply) => {
-            // Not awaited: the promise settles only when the reply is sent. A subscribe that
-            // waits has parked by the time handle() returns (it parks before any await).
+            // A subscribe that waits has parked by the time handle() returns. The service's
+            // handlers are synchronous: no promise per request.
             const answer = handler.handle(request, reply, route);
             hooks.afterHandler(request, reply);
             return answer;
@@ -122,9 +149,11 @@ function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
 
 /** Builds the fastify app from the two OpenAPI documents; routes are compiled once, here. */
 export async function buildApp(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorApp> {
+  const log: FastifyBaseLogger = createLogger(settings.logLevel);
   const app = Fastify({
-    logger: loggerOptions(settings.logLevel),
-    // Per-request logging costs more than the request itself; debug level logs a line per response below.
+    // Fastify's per-request logger only where requests are logged (logging.ts).
+    ...(logsEachRequest(settings.logLevel) ? { loggerInstance: log } : { logger: false }),
+    // Fastify's own request lines are off; debug level logs a line per response below.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: 2048 },
@@ -135,6 +164,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     // Node would answer a missing Host with a bare 400; the hook below answers it in JSON.
     http: { requireHostHeader: false },
     frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: generatedCompilers(documents.topics, topicsValidators) },
   });
   // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
   // ignore an expectation it does not know, so such a request is served as if it had none.
@@ -142,22 +172,22 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.server.on('connect', connectHandler);
   const store = new InMemoryTopicStore(settings.caches, settings, clock);
   const waitingRequests = new WaitingRequests();
-  const pageChanges = new PageChanges(store, clock, app.log);
+  const pageChanges = new PageChanges(store, clock, log);
   const context: EmulatorContext = {
     settings,
     clock,
-    log: app.log,
+    log,
     store,
     auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
     waitingRequests,
     pageChanges,
-    faults: new FaultInjector(clock, app.log, waitingRequests, pageChanges),
-    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, app.log),
+    faults: new FaultInjector(clock, log, waitingRequests, pageChanges),
+    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, log),
   };
   const controls = new EmulatorControls(context);
   app.decorateRequest('principal', null);
   app.decorateRequest('abandonWait', null);
-  app.setErrorHandler(errorHandler(settings.payloadLimitBytes));
+  app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
   // HTTP/1.1 requires Host (RFC 9112 §3.2): refused with a 400 from the one registry.
   app.addHook('onRequest', (request, _reply, done) => {
@@ -166,7 +196,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     }
     done();
   });
-  if (settings.logLevel === 'debug' || settings.logLevel === 'trace') {
+  if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     });
@@ -185,7 +215,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   });
   await app.register(async (scope) => {
     const document = controlDocumentFor(settings);
-    prepareControlScope(scope, settings, document);
+    prepareControlScope(scope, settings, document, log);
     registerOperations(scope, context, document, controlHandlers(controls).filter((h) => operationRoutes(document).some((r) => r.operationId === h.operationId)));
   });
   return { app, context, controls };

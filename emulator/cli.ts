@@ -7,6 +7,7 @@ import { parseDuration } from './durations.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { version } from './version.js';
+import { parseYaml } from './yaml.js';
 
 const ENV = 'TOPICS_EMULATOR_';
 
@@ -47,9 +48,8 @@ async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> 
   } catch (error) {
     throw new SettingsError(`Cannot read config file ${path}: ${(error as Error).message}`);
   }
-  const { parse } = await import('yaml'); // YAML is a superset of JSON: one parser for both
   try {
-    const value: unknown = parse(text);
+    const value: unknown = parseYaml(text);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('it must hold an object of settings');
     return value as Partial<EmulatorSettings>;
   } catch (error) {

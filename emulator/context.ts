@@ -32,7 +32,11 @@ export interface OperationHandler {
   operationId: string;
   /** The access the caller's token must grant on the addressed topic; none for open endpoints. */
   access?: Access;
-  handle(request: FastifyRequest, reply: FastifyReply, route: RouteInfo): Promise<unknown>;
+  /**
+   * Answers the request. Synchronous where it can be (the service operations): fastify then
+   * sends what the handler sent without a promise per request; a throw becomes the error reply.
+   */
+  handle(request: FastifyRequest, reply: FastifyReply, route: RouteInfo): void | Promise<unknown>;
 }
 
 export interface RouteInfo {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -33,10 +33,10 @@ export function sendError(reply: FastifyReply, error: EmulatorError): FastifyRep
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }
 
-export function errorHandler(payloadLimit: number) {
+export function errorHandler(payloadLimit: number, log: FastifyBaseLogger) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const emulatorError = toEmulatorError(error, payloadLimit);
-    if (emulatorError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (emulatorError.status >= 500) log.error({ err: error, reqId: request.id, req: request }, 'request failed');
     return sendError(reply, emulatorError);
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { pino, type Logger } from 'pino';
 import type { EmulatorSettings } from './settings.js';
 
 // Credentials never reach a log line: the token query parameter is masked in every URL we
@@ -44,8 +44,14 @@ export const redactedPaths = [
   'signingKey',
 ];
 
-export function loggerOptions(level: EmulatorSettings['logLevel']): FastifyServerOptions['logger'] {
-  return {
+/**
+ * The emulator's logger: pino, credentials redacted. Fastify gets it as its own logger only at
+ * debug and trace, where each request is logged; above that a per-request child logger and
+ * response listeners would cost more than the request, so fastify runs without one and the
+ * emulator logs through this logger directly.
+ */
+export function createLogger(level: EmulatorSettings['logLevel']): Logger {
+  return pino({
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: {
@@ -55,5 +61,9 @@ export function loggerOptions(level: EmulatorSettings['logLevel']): FastifyServe
         remoteAddress: req.ip,
       }),
     },
-  };
+  });
+}
+
+export function logsEachRequest(level: EmulatorSettings['logLevel']): boolean {
+  return level === 'debug' || level === 'trace';
 }

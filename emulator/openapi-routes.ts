@@ -44,6 +44,12 @@ function objectSchema(parameters: Parameter[], nameOf: (p: Parameter) => string)
   };
 }
 
+/**
+ * The name of the validator generated at build time for one part of one operation
+ * (`publish_querystring`): scripts/compile-validators.ts writes it, the emulator looks it up.
+ */
+export const validatorName = (operationId: string, httpPart: string) => `${operationId}_${httpPart}`;
+
 export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
   const routes: OperationRoute[] = [];
   for (const [path, item] of Object.entries(document.paths)) {

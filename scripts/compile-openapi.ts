@@ -1,10 +1,11 @@
 // Compiles each openapi/*.yaml into openapi/generated/*.json: validated, with every $ref
-// resolved. The emulator imports the JSON at start-up (parsing YAML and resolving refs there
+// resolved; and the validators generated from them (compile-validators.ts). The emulator imports the JSON at start-up (parsing YAML and resolving refs there
 // cost ~350 ms); a test regenerates it and fails when the committed copy is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
+import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from './compile-validators.js';
 
 export const documents = ['topics', 'control'] as const;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,5 +43,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       writeFileSync(generatedPath('scenario.schema'), scenarioSchema(compiled));
       console.log('openapi/generated/scenario.schema.json written');
     }
+    if (name === 'topics') {
+      writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled)));
+      console.log('emulator/generated/topics-validators.ts written');
+    }
   }
+  writeFileSync(validatorFiles.settings, settingsValidatorSource());
+  console.log('emulator/generated/settings-validator.ts written');
 }

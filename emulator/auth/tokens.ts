@@ -1,4 +1,3 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { EmulatorError } from '../errors.js';
 import { parsePermissions, type Permission } from './permissions.js';
 
@@ -9,6 +8,11 @@ import { parsePermissions, type Permission } from './permissions.js';
 export const TOKEN_ISSUER = 'topics-emulator';
 export const MAX_TOKEN_TTL_SECONDS = 25 * 60 * 60; // disposable tokens expire within 25 hours
 const ALGORITHM = 'HS256';
+
+// jose is loaded with the first token signed or verified, not at start: an emulator used with
+// API keys only never pays for it (issue 6, start-up).
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 export interface TokenRequest {
   permissions: Permission[];
@@ -58,6 +62,7 @@ export async function issueToken(request: TokenRequest, key: Uint8Array, nowMs: 
   if (problem) throw new RangeError(problem);
   const nowSeconds = Math.floor(nowMs / 1000);
   const exp = nowSeconds + request.ttlSeconds;
+  const { SignJWT } = await jose();
   let jwt = new SignJWT({ perms: request.permissions })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
@@ -87,6 +92,7 @@ export function jwtFrom(credential: string): string | undefined {
 }
 
 export async function verifyToken(jwt: string, key: Uint8Array, nowMs: number): Promise<VerifiedToken> {
+  const { jwtVerify, errors: joseErrors } = await jose();
   try {
     const { payload } = await jwtVerify(jwt, key, {
       algorithms: [ALGORITHM],

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { parse as parseYaml } from 'yaml';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { errorHandler, sendError } from '../error-handler.js';
 import { EmulatorError } from '../errors.js';
+import { parseYaml } from '../yaml.js';
 import type { OpenApiDocument } from '../openapi-routes.js';
 import type { EmulatorSettings } from '../settings.js';
 import { adminKeyCheck } from './admin-key.js';
@@ -26,8 +26,8 @@ function openUrls(document: OpenApiDocument): Set<string> {
   return open;
 }
 
-function controlErrorHandler(payloadLimit: number) {
-  const fallback = errorHandler(payloadLimit);
+function controlErrorHandler(payloadLimit: number, log: FastifyBaseLogger) {
+  const fallback = errorHandler(payloadLimit, log);
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.validation && error.validationContext === 'body') {
       return sendError(reply, new EmulatorError('invalid_body', `The request body is invalid: ${error.message}.`));
@@ -42,11 +42,14 @@ function controlErrorHandler(payloadLimit: number) {
   };
 }
 
-export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSettings, document: OpenApiDocument): void {
+export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSettings, document: OpenApiDocument, log: FastifyBaseLogger): void {
   scope.setValidatorCompiler(({ schema }) => {
-    const check = compileCheck(schema);
+    // Compiled on the route's first request, not at start: most runs never call most of the
+    // control plane (issue 6, start-up). compileCheck caches per schema object.
+    let check: ReturnType<typeof compileCheck> | undefined;
     // fastify reads `errors` from the validator; the message is already a sentence.
     const validate = (value: unknown) => {
+      check ??= compileCheck(schema);
       const problem = check(value);
       validate.errors = problem === undefined ? null : [{ message: problem, keyword: 'control', instancePath: '', schemaPath: '', params: {} }];
       return problem === undefined;
@@ -55,7 +58,7 @@ export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSe
     return validate;
   });
   scope.setSchemaErrorFormatter((errors, dataVar) => new Error((errors[0]?.message ?? `${dataVar} is invalid`).replace(/^body/, dataVar)));
-  scope.setErrorHandler(controlErrorHandler(settings.payloadLimitBytes));
+  scope.setErrorHandler(controlErrorHandler(settings.payloadLimitBytes, log));
 
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, scope.getDefaultJsonParser('error', 'ignore'));

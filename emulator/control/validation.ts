@@ -1,23 +1,32 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject } from 'ajv';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
 import { EmulatorError } from '../errors.js';
 
 // The control plane's bodies are checked against openapi/control.yaml, by one Ajv instance for
 // both the HTTP routes (as fastify's validator) and the programmatic API, so the two cannot
 // drift. Strict about input: no type coercion, unknown members are errors, not dropped.
+//
+// Ajv is loaded, and each schema compiled, on first use: a run that never calls the control
+// plane never pays for it (it was a third of the start-up time: issue 6).
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const require = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
 
-export const controlAjv = new Ajv({
-  strict: false, // OpenAPI keywords (example, x-emulator-*) are annotations here
-  allErrors: false,
-  useDefaults: true,
-  coerceTypes: false,
-  removeAdditional: false,
-  verbose: true, // errors carry their schema, whose x-emulator-message explains compound rules
-});
-addFormats(controlAjv);
+export function controlAjv(): Ajv {
+  if (ajv) return ajv;
+  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+  const addFormats = require('ajv-formats') as (instance: Ajv) => Ajv;
+  ajv = new AjvClass({
+    strict: false, // OpenAPI keywords (example, x-emulator-*) are annotations here
+    allErrors: false,
+    useDefaults: true,
+    coerceTypes: false,
+    removeAdditional: false,
+    verbose: true, // errors carry their schema, whose x-emulator-message explains compound rules
+  });
+  return addFormats(ajv);
+}
 
 type Schemas = typeof controlDocument.components.schemas;
 export type ControlSchemaName = keyof Schemas;
@@ -82,7 +91,7 @@ const compiled = new WeakMap<object, Check>();
 export function compileCheck(schema: object): Check {
   let check = compiled.get(schema);
   if (!check) {
-    const validate = controlAjv.compile(schema);
+    const validate = controlAjv().compile(schema);
     check = (value, subject) => (validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject));
     compiled.set(schema, check);
   }

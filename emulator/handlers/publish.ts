@@ -14,7 +14,7 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
   return {
     operationId: 'publish',
     access: 'publish',
-    async handle(request, reply, route) {
+    handle(request, reply, route) {
       const { cacheName, topicName } = request.params as TopicParams;
       const body = request.body as RawBody | undefined;
       const contentType = request.headers['content-type'];
@@ -39,7 +39,7 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
         value = { binary: bytes };
       }
       context.store.topic(cacheName, topicName).publish(value);
-      return reply.code(204).send();
+      reply.code(204).send();
     },
   };
 }

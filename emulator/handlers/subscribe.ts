@@ -15,7 +15,7 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
   return {
     operationId: 'subscribe',
     access: 'subscribe',
-    async handle(request, reply) {
+    handle(request, reply) {
       const { cacheName, topicName } = request.params as TopicParams;
       const query = request.query as SubscribeQuery;
       const cursor = { sequenceNumber: query.sequence_number ?? 0, sequencePage: query.sequence_page ?? 0 };
@@ -25,7 +25,10 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       }
       const topic = store.topic(cacheName, topicName);
       const ready = topic.read(cursor);
-      if (ready !== undefined) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(ready);
+      if (ready !== undefined) {
+        reply.code(200).header('content-type', 'application/json; charset=utf-8').send(ready);
+        return;
+      }
 
       if (store.waitingCount() >= settings.maxWaitingSubscribers) {
         throw new EmulatorError('limit_exceeded', `Too many waiting subscribers (the limit is ${settings.maxWaitingSubscribers}): try again shortly.`, { 'retry-after': '1' });
@@ -73,7 +76,6 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
         timer?.cancel();
         return true;
       };
-      return reply;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { checked } from '../control/validation.js';
+import { parseYaml } from '../yaml.js';
 import type { ScenarioInput } from './apply.js';
 
 // A scenario file: YAML or JSON (YAML is a superset of JSON, so one parser reads both),
@@ -13,7 +13,7 @@ export class ScenarioError extends Error {
 export function parseScenario(text: string, source: string): ScenarioInput {
   let value: unknown;
   try {
-    value = parse(text);
+    value = parseYaml(text);
   } catch (error) {
     throw new ScenarioError(`${source} is not valid YAML or JSON: ${(error as Error).message}`);
   }

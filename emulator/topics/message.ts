@@ -11,11 +11,10 @@ export interface StoredMessage {
 }
 
 export function storeMessage(page: number, seq: number, value: MessageValue): StoredMessage {
-  const wireValue =
-    'text' in value ? { text: value.text } : { binary: Buffer.from(value.binary.buffer, value.binary.byteOffset, value.binary.byteLength).toString('base64') };
-  const bytes = 'text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength;
-  return {
-    element: JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: wireValue } }),
-    bytes,
-  };
+  // Built around JSON.stringify of the value alone: the same JSON as stringifying the whole
+  // element (numbers are safe integers), at a fraction of the cost on the publish path.
+  const head = `{"item":{"sequence_page":${page},"topic_sequence_number":${seq},"value":`;
+  if ('text' in value) return { element: `${head}{"text":${JSON.stringify(value.text)}}}}`, bytes: Buffer.byteLength(value.text) };
+  const base64 = Buffer.from(value.binary.buffer, value.binary.byteOffset, value.binary.byteLength).toString('base64');
+  return { element: `${head}{"binary":"${base64}"}}}`, bytes: value.binary.byteLength };
 }

@@ -37,3 +37,38 @@ describe('credentials never reach a log line', () => {
     for (const secret of [key, signingKey, 'wrong-token-CCCC-3333']) expect(logs).not.toContain(secret);
   });
 });
+
+describe('log levels', () => {
+  const publish = (url: string) =>
+    fetch(`${url}/topics/default-cache/levels`, { method: 'POST', headers: { authorization: 'topics-emulator-dev-key', 'content-type': 'text/plain' }, body: 'm' });
+  const linesOf = (output: string) =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; reqId?: string; url?: string; status?: number });
+
+  it('at info, logs what the emulator does (a fault rule added) and no line per request', async () => {
+    run = runCli(['--port', '0', '--log-level', 'info']);
+    const url = await baseUrlOf(run);
+    for (let i = 0; i < 3; i++) expect((await publish(url)).status).toBe(204);
+    const rule = await fetch(`${url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'publish', status: 503, count: 1 }) });
+    expect(rule.status).toBe(201);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const lines = linesOf(run.stdout());
+    expect(lines.some((line) => /^fault rule \S+ added$/.test(line.msg))).toBe(true);
+    expect(lines.filter((line) => line.msg === 'request')).toEqual([]);
+  });
+
+  it('at debug, logs one line per response, with its request id, status and redacted URL', async () => {
+    run = runCli(['--port', '0', '--log-level', 'debug']);
+    const url = await baseUrlOf(run);
+    for (let i = 0; i < 3; i++) expect((await publish(url)).status).toBe(204);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const requests = linesOf(run.stdout()).filter((line) => line.msg === 'request');
+    expect(requests.map((line) => [line.url, line.status])).toEqual(Array(3).fill(['/topics/default-cache/levels', 204]));
+    expect(new Set(requests.map((line) => line.reqId)).size).toBe(3);
+  });
+});
+

@@ -1,0 +1,34 @@
+// The rules every setting must keep, as JSON Schema: the one place they live. settings.ts
+// validates with the validator generated from this schema at build time
+// (emulator/generated/settings-validator.ts, by `npm run openapi:compile`), so no schema is
+// compiled when the emulator starts.
+
+const name = { type: 'string', minLength: 1, maxLength: 255 } as const;
+export const settingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    host: { type: 'string', minLength: 1 },
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    caches: { type: 'array', items: name, minItems: 1, uniqueItems: true },
+    apiKeys: { type: 'array', items: { type: 'string', minLength: 8 }, minItems: 1 },
+    signingKey: { type: 'string', minLength: 16 },
+    payloadLimitBytes: { type: 'integer', minimum: 1, maximum: 104_857_600 },
+    retention: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    maxBatch: { type: 'integer', minimum: 1, maximum: 10_000 },
+    longPollTimeoutMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
+    firstSubscribe: { enum: ['latest', 'next', 'oldest'] },
+    maxWaitingSubscribers: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+    logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    corsOrigins: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+    endpoint: { type: 'string', minLength: 1 },
+    controlPlane: { type: 'boolean' },
+    adminKey: { type: 'string', minLength: 8 },
+    scenario: { type: 'string', minLength: 1 },
+    limits: { enum: ['off', 'account'] },
+    limitOperationsPerSecond: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    limitConcurrentSubscriptions: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    chaosSeed: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
+    chaosRate: { type: 'number', minimum: 0, maximum: 1 },
+  },
+} as const;

@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { storeMessage } from '../../emulator/topics/message.js';
+
+// The stored element is built by concatenation around JSON.stringify of the value (the publish
+// path's cheaper form): it must be exactly the JSON of the whole element.
+
+const position = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
+
+describe('storeMessage', () => {
+  it('serialises a text message exactly as JSON.stringify of its element', () => {
+    fc.assert(
+      fc.property(position, position, fc.string({ unit: 'binary' }), (page, seq, text) => {
+        const stored = storeMessage(page, seq, { text });
+        expect(stored.element).toBe(JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } }));
+        expect(JSON.parse(stored.element)).toEqual({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } });
+        expect(stored.bytes).toBe(Buffer.byteLength(text));
+      }),
+    );
+  });
+
+  it('serialises a binary message as base64 of exactly its bytes (a view into a larger buffer too)', () => {
+    fc.assert(
+      fc.property(position, position, fc.uint8Array(), fc.nat(8), (page, seq, bytes, offset) => {
+        const backing = new Uint8Array(offset + bytes.length + 3);
+        backing.set(bytes, offset);
+        const view = backing.subarray(offset, offset + bytes.length);
+        const stored = storeMessage(page, seq, { binary: view });
+        const binary = Buffer.from(bytes).toString('base64');
+        expect(stored.element).toBe(JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { binary } } }));
+        expect(stored.bytes).toBe(bytes.length);
+      }),
+    );
+  });
+});
