@@ -10,6 +10,7 @@ import type { EmulatorContext, OperationHandler, TopicParams } from './context.j
 import { EmulatorControls } from './control/controls.js';
 import { controlHandlers } from './control/index.js';
 import { prepareControlScope } from './control/scope.js';
+import { connectionGuard } from './connection-guard.js';
 import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { EmulatorError } from './errors.js';
 import { serviceHooks } from './faults/hooks.js';
@@ -147,6 +148,11 @@ function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
   return { ...documents.control, paths: Object.fromEntries(paths) };
 }
 
+/** How often Node looks for requests past their timeout: its default (30 s), or more often for a short timeout. */
+function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4)));
+}
+
 /** Builds the fastify app from the two OpenAPI documents; routes are compiled once, here. */
 export async function buildApp(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorApp> {
   const log: FastifyBaseLogger = createLogger(settings.logLevel);
@@ -161,11 +167,16 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     // close() answers and flushes every long-poll first (index.ts), so every socket left can go.
     forceCloseConnections: true,
     clientErrorHandler,
-    // Node would answer a missing Host with a bare 400; the hook below answers it in JSON.
-    http: { requireHostHeader: false },
+    // Node would answer a missing Host with a bare 400; connectionGuard answers it in JSON.
+    http: { requireHostHeader: false, connectionsCheckingInterval: timeoutCheckIntervalMs(settings.requestTimeoutMs) },
+    // Receiving a request (not waiting for its answer: long-polls are not affected) is bounded;
+    // Node's check answers through clientErrorHandler: 408 request_timeout.
+    requestTimeout: settings.requestTimeoutMs,
     frameworkErrors: frameworkErrorHandler,
     schemaController: { compilersFactory: generatedCompilers(documents.topics, topicsValidators) },
   });
+  // Node's headersTimeout (60 s) may not exceed a non-zero requestTimeout.
+  if (settings.requestTimeoutMs > 0) app.server.headersTimeout = Math.min(app.server.headersTimeout, settings.requestTimeoutMs);
   // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
   // ignore an expectation it does not know, so such a request is served as if it had none.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
@@ -189,13 +200,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.decorateRequest('abandonWait', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
-  // HTTP/1.1 requires Host (RFC 9112 §3.2): refused with a 400 from the one registry.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
-      return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
-    }
-    done();
-  });
+  // Host required, and a bound on unanswered pipelined requests per connection.
+  app.addHook('onRequest', connectionGuard);
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');

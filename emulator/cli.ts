@@ -73,6 +73,9 @@ const serverOptions = [
   new Option('--max-waiting <count>', 'most subscribers waiting at once; one more gets 429 (default 20000)')
     .env(`${ENV}MAX_WAITING`)
     .argParser(wholeNumber('--max-waiting')),
+  new Option('--request-timeout <duration>', 'how long a client may take to send a whole request; then 408; 0 = no limit (default 60s; plain numbers are ms)')
+    .env(`${ENV}REQUEST_TIMEOUT`)
+    .argParser(duration(1)),
   new Option('--cors-origin <origin>', "an origin allowed by CORS (repeatable; default '*')").env(`${ENV}CORS_ORIGINS`).argParser(list),
   new Option('--endpoint <host>', 'the endpoint written into portable tokens (default host:port)').env(`${ENV}ENDPOINT`),
   new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
@@ -107,6 +110,7 @@ interface ServerFlags {
   longPollTimeout?: number;
   firstSubscribe?: EmulatorSettings['firstSubscribe'];
   maxWaiting?: number;
+  requestTimeout?: number;
   corsOrigin?: string[];
   endpoint?: string;
   logLevel?: EmulatorSettings['logLevel'];
@@ -135,6 +139,7 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     longPollTimeoutMs: flags.longPollTimeout,
     firstSubscribe: flags.firstSubscribe,
     maxWaitingSubscribers: flags.maxWaiting,
+    requestTimeoutMs: flags.requestTimeout,
     corsOrigins: flags.corsOrigin,
     endpoint: flags.endpoint,
     logLevel: flags.logLevel,

@@ -78,9 +78,15 @@ function endWithError(socket: Duplex, code: ErrorCode, message: string = errorRe
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+const CLIENT_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
+  HPE_HEADER_OVERFLOW: 'request_header_too_large',
+  // Node's headersTimeout and requestTimeout (app.ts): the request did not arrive in time.
+  ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout',
+};
+
 /** Malformed HTTP never reaches a route: answer it in the same JSON shape, then close. */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  endWithError(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 'request_header_too_large' : 'invalid_request');
+  endWithError(socket, CLIENT_ERROR_CODES[error.code ?? ''] ?? 'invalid_request');
 }
 
 /** CONNECT asks for a tunnel: Node would drop it unanswered. */

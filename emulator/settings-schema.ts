@@ -19,6 +19,7 @@ export const settingsSchema = {
     longPollTimeoutMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
     firstSubscribe: { enum: ['latest', 'next', 'oldest'] },
     maxWaitingSubscribers: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+    requestTimeoutMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     corsOrigins: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
     endpoint: { type: 'string', minLength: 1 },

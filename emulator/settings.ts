@@ -27,6 +27,8 @@ export interface EmulatorSettings {
   firstSubscribe: FirstSubscribe;
   /** Most subscribers waiting at once, across every topic; one more gets 429. */
   maxWaitingSubscribers: number;
+  /** How long a client may take to send a whole request (headers and body); then 408. 0 = no limit. Waiting for the answer does not count. */
+  requestTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Origins allowed by CORS; ['*'] allows any. */
   corsOrigins: string[];
@@ -63,6 +65,7 @@ export const defaultSettings: EmulatorSettings = {
   longPollTimeoutMs: 60_000,
   firstSubscribe: 'latest',
   maxWaitingSubscribers: 20_000,
+  requestTimeoutMs: 60_000,
   logLevel: 'info',
   corsOrigins: ['*'],
   controlPlane: true,

@@ -3,13 +3,13 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorRegistry, isErrorCode } from '../../emulator/errors.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
-import { rawExchange, requestHead, type RawOutcome } from './raw-http.js';
+import { PIPELINE_DEPTH } from '../../emulator/connection-guard.js';
+import { parseResponse, rawExchange, requestHead, type RawOutcome, type RawResponse } from './raw-http.js';
 
-// Bugs the reliability runs found (most by the fuzz run). Fixed ones keep a regression test
-// here. The others (each fix is described in /work/team/notes/reliability.md) state the right
-// behaviour and are marked `fails`: they pass while the bug is there. When a fix lands, its
-// test fails: move it to the fixed ones (and drop any matching entry of `knownDeviations` in
-// fuzz/verdict.ts).
+// Bugs the reliability runs found (most by the fuzz run), each fixed, each with its regression
+// test here. A bug found and not fixed yet gets a test that states the right behaviour, marked
+// `it.fails` (it passes while the bug is there); when its fix lands, the test fails: move it to
+// the fixed ones (and drop any matching entry of `knownDeviations` in fuzz/verdict.ts).
 
 let t: TestEmulator;
 let port: number;
@@ -94,9 +94,58 @@ describe('fixed at the end of the first session', () => {
   });
 });
 
-describe('found, not fixed yet (fixes described in the reliability notes)', () => {
+describe('fixed in the second session', () => {
+  /** Writes `payload` on a fresh connection and reads every response until the server closes it. */
+  async function pipelined(payload: string): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    let input = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => (input = Buffer.concat([input, chunk])));
+    socket.write(payload);
+    const closedByServer = await Promise.race([once(socket, 'end').then(() => true), once(socket, 'close').then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, 10_000, false))]);
+    socket.destroy();
+    const responses: RawResponse[] = [];
+    for (let parsed = parseResponse(input, true); parsed; parsed = parseResponse(input, true)) {
+      responses.push(parsed.response);
+      input = input.subarray(parsed.used);
+      if (input.length === 0) break;
+    }
+    return { responses, closedByServer };
+  }
 
-  it.fails('answers to pipelined requests a client does not read are not all built and held in memory', async () => {
+  it(`answers at most ${PIPELINE_DEPTH} unanswered pipelined requests per connection, then 429 limit_exceeded and closes`, async () => {
+    const health = requestHead('GET', '/_emulator/health', [['Host', 'x']]);
+    const { responses, closedByServer } = await pipelined(health.repeat(PIPELINE_DEPTH + 10));
+    expect(closedByServer).toBe(true);
+    expect(responses.map((r) => r.status)).toEqual([...Array<number>(PIPELINE_DEPTH).fill(200), 429]);
+    const refused = responses.at(-1)!;
+    expect(refused.headers.connection).toBe('close');
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ code: 'limit_exceeded' });
+  });
+
+  it(`a connection used one request at a time is never limited (${PIPELINE_DEPTH * 4} requests)`, async () => {
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    let input = Buffer.alloc(0);
+    try {
+      for (let i = 0; i < PIPELINE_DEPTH * 4; i++) {
+        socket.write(requestHead('GET', '/topics/default-cache/known?sequence_number=1', [['Host', 'x'], ['Authorization', t.key]]));
+        let parsed = parseResponse(input, false);
+        while (!parsed) {
+          const [chunk] = (await once(socket, 'data')) as [Buffer];
+          input = Buffer.concat([input, chunk]);
+          parsed = parseResponse(input, false);
+        }
+        expect(parsed.response.status, `request ${i + 1}`).toBe(200);
+        input = input.subarray(parsed.used);
+      }
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('answers to pipelined requests a client does not read are not all built and held in memory', async () => {
     const local = await testEmulator({ retention: 100, maxBatch: 100 });
     for (let i = 0; i < 100; i++) await local.publish('default-cache', 'big', 'x'.repeat(4000));
     const socket = connect(Number(new URL(local.url).port), '127.0.0.1');
@@ -116,5 +165,4 @@ describe('found, not fixed yet (fixes described in the reliability notes)', () =
       await local.close();
     }
   });
-
 });

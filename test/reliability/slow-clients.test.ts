@@ -146,3 +146,32 @@ describe('the server\'s timeouts leave long-polls alone', () => {
     }
   });
 });
+
+describe('the request timeout', () => {
+  it('answers 408 request_timeout to a request still arriving after it, and never cuts a long-poll that waits longer', async () => {
+    t = await testEmulator({ requestTimeoutMs: 400, longPollTimeoutMs: 1200 });
+    expect(t.emulator.app.server.requestTimeout).toBe(400);
+    const port = Number(new URL(t.url).port);
+    // A publish whose body never completes: its headers promise 10 bytes, 2 arrive.
+    const slow = await open(port);
+    let answer = Buffer.alloc(0);
+    slow.on('data', (chunk: Buffer) => (answer = Buffer.concat([answer, chunk])));
+    const closed = once(slow, 'close');
+    const started = Date.now();
+    slow.write(`${requestHead('POST', `/topics/${C}/slow`, [['Host', 'x'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', '10']])}ab`);
+    // Meanwhile a long-poll waits three times the request timeout, and is answered normally.
+    const pool = new Pool(t.url, { connections: 1 });
+    try {
+      const waited = await pool.request({ path: `/topics/${C}/quiet`, method: 'GET', headers: { authorization: t.key } });
+      expect([waited.statusCode, await waited.body.text()]).toEqual([200, '{"items":[]}']);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1150);
+    } finally {
+      await pool.close();
+    }
+    await closed; // the emulator closes the connection after its answer
+    const parsed = parseResponse(answer, true);
+    expect(parsed?.response.status).toBe(408);
+    expect(JSON.parse(parsed!.response.body.toString())).toMatchObject({ code: 'request_timeout' });
+    expect(t.emulator.state().topics.find((topic) => topic.topic === 'slow')).toBeUndefined();
+  });
+});

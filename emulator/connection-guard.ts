@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { EmulatorError } from './errors.js';
+
+// Checks every request makes of its connection before it is routed (one synchronous hook):
+//
+// - HTTP/1.1 requires Host (RFC 9112 §3.2): refused with 400 from the one registry (Node would
+//   answer a bare 400 with no body; app.ts turns Node's own check off).
+// - Pipelining depth: Node parses every request of a packet at once and holds each answer until
+//   the ones before it have been written, so a client that pipelines many subscribes and never
+//   reads would make the emulator build and hold every answer (100 reads of a 0.4 MB answer:
+//   40 MB per connection). Past PIPELINE_DEPTH unanswered requests on one connection, a request
+//   is answered 429 `limit_exceeded` (small) and the connection closes after it.
+
+/** Most requests one connection may have waiting for their answers. Browsers and undici send one at a time. */
+export const PIPELINE_DEPTH = 16;
+
+const unanswered = Symbol('requests of this connection not answered yet');
+type CountedSocket = Socket & { [unanswered]?: number };
+
+// A shared listener (no closure per request): a response, once closed, no longer counts.
+function answered(this: ServerResponse): void {
+  (this.req.socket as CountedSocket)[unanswered]! -= 1;
+}
+
+export function connectionGuard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+    return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
+  }
+  const socket = request.raw.socket as CountedSocket;
+  const depth = (socket[unanswered] ?? 0) + 1;
+  socket[unanswered] = depth;
+  reply.raw.on('close', answered);
+  if (depth > PIPELINE_DEPTH) {
+    reply.header('connection', 'close');
+    return done(
+      new EmulatorError('limit_exceeded', `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`, {
+        'retry-after': '1',
+      }),
+    );
+  }
+  done();
+}
