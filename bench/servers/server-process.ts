@@ -51,6 +51,11 @@ export class ServerProcess {
     return this.child.call('inflight');
   }
 
+  /** Server-side time of the last POST it answered, request parsed to answer written (ms). */
+  lastPostMs(): Promise<number | undefined> {
+    return this.child.call('lastPostMs');
+  }
+
   waitInflight(count: number, timeoutMs = 60_000): Promise<number> {
     return this.child.call('waitInflight', { count, timeoutMs }, timeoutMs + 5_000);
   }
