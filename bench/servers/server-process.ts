@@ -51,7 +51,12 @@ export class ServerProcess {
     return this.child.call('inflight');
   }
 
-  /** Server-side time of the last POST it answered, request parsed to answer written (ms). */
+  /** From now on, time each POST inside the server (see lastPostMs). */
+  timePosts(): Promise<boolean> {
+    return this.child.call('timePosts');
+  }
+
+  /** Server-side time of the last POST it answered, request parsed to answer written (ms); after timePosts(). */
   lastPostMs(): Promise<number | undefined> {
     return this.child.call('lastPostMs');
   }
