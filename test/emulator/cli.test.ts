@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 
@@ -113,5 +115,23 @@ describe('npx topics-emulator', () => {
     const run = start(['token', '--ttl', '26h']);
     expect(await run.exited).toBe(2);
     expect(run.stderr()).toMatch(/25 hours/);
+  });
+});
+
+describe('the build', () => {
+  it('leaves every bin of a package executable (npx may run it in place)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-bins-'));
+    try {
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ bin: { one: 'dist/one.js', two: 'dist/two.js' } }));
+      for (const name of ['one', 'two']) {
+        writeFileSync(join(dir, 'dist', `${name}.js`), '#!/usr/bin/env node\n');
+        chmodSync(join(dir, 'dist', `${name}.js`), 0o644);
+      }
+      execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/executable-bins.mjs', import.meta.url)), dir]);
+      for (const name of ['one', 'two']) expect(statSync(join(dir, 'dist', `${name}.js`)).mode & 0o777).toBe(0o755);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
