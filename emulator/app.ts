@@ -50,14 +50,14 @@ export function bindHandlers(document: OpenApiDocument, handlers: OperationHandl
   return routes.map((route) => ({ route, handler: byId.get(route.operationId)! }));
 }
 
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
 /**
  * Fastify's schema compilers, replaced: the topics routes' parameters are checked by the code
  * generated from the document at build time (scripts/compile-validators.ts), so neither Ajv nor
  * fast-json-stringify is loaded or compiles anything at start (issue 6, start-up). The control
  * plane sets its own compiler (control/scope.ts); no route has a response schema.
  */
-type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-
 function generatedCompilers(document: OpenApiDocument, generated: Readonly<Record<string, unknown>>): CompilersFactory {
   const operationIds = new Map(operationRoutes(document).map((route) => [`${route.method} ${route.url}`, route.operationId]));
   const validatorCompiler: FastifySchemaCompiler<unknown> = ({ method, url, httpPart }) => {
@@ -153,7 +153,7 @@ function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
   return requestTimeoutMs === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4)));
 }
 
-/** Builds the fastify app from the two OpenAPI documents; routes are compiled once, here. */
+/** Builds the fastify app from the two OpenAPI documents; routes are built once, here. */
 export async function buildApp(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorApp> {
   const log: FastifyBaseLogger = createLogger(settings.logLevel);
   const app = Fastify({
