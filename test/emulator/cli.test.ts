@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,11 +57,26 @@ describe('npx topics-emulator', () => {
     expect((await publish('env-a', 'short', 'file-key-123456')).status).toBe(401);
   });
 
+  it('--request-timeout reaches the server: a request still arriving after it gets 408 request_timeout', async () => {
+    const run = start(['--port', '0', '--request-timeout', '300']);
+    const url = new URL(await baseUrlOf(run));
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += String(chunk)));
+    const closed = once(socket, 'close');
+    // Headers promise 10 bytes of body; 2 arrive.
+    socket.write('POST /topics/default-cache/t HTTP/1.1\r\nHost: x\r\nAuthorization: topics-emulator-dev-key\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab');
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"code":"request_timeout"');
+  });
+
   it.each([
     [['--port', 'abc'], /--port must be a whole number/],
     [['--first-subscribe', 'sideways'], /first-subscribe/],
     [['--bogus'], /unknown option '--bogus'/],
     [['--retention', '0'], /retention must be >= 1/],
+    [['--request-timeout', 'soon'], /--request-timeout/],
     [['--config', '/no/such/file.yaml'], /Cannot read config file/],
   ])('exits non-zero with a clear message for %j', { concurrent: true }, async (args, message) => {
     const run = runCli(args); // it exits by itself: nothing to clean up

@@ -17,5 +17,7 @@ describe('settings', () => {
     expect(() => resolveSettings({ port: -1, retention: 0 })).toThrow(SettingsError);
     expect(() => resolveSettings({ port: -1, retention: 0 })).toThrow(/port must be >= 0.*retention must be >= 1/);
     expect(() => resolveSettings({ colour: 'blue' } as never)).toThrow("unknown setting 'colour'");
+    expect(() => resolveSettings({ requestTimeoutMs: -1 })).toThrow(/requestTimeoutMs must be >= 0/);
+    expect(resolveSettings({ requestTimeoutMs: 0 }).requestTimeoutMs).toBe(0);
   });
 });
