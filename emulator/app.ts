@@ -13,6 +13,7 @@ import { prepareControlScope } from './control/scope.js';
 import { connectionGuard } from './connection-guard.js';
 import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { EmulatorError } from './errors.js';
+import { EmulatorEvents } from './events.js';
 import { serviceHooks } from './faults/hooks.js';
 import { FaultInjector } from './faults/injector.js';
 import { PageChanges } from './faults/page-changes.js';
@@ -192,6 +193,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
     waitingRequests,
     pageChanges,
+    events: new EmulatorEvents(),
     faults: new FaultInjector(clock, log, waitingRequests, pageChanges),
     limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, log),
   };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth/authenticator.js';
 import type { Access } from './auth/permissions.js';
 import type { Clock } from './clock.js';
+import type { EmulatorEvents } from './events.js';
 import type { FaultInjector } from './faults/injector.js';
 import type { PageChanges } from './faults/page-changes.js';
 import type { WaitingRequests } from './faults/waiting-requests.js';
@@ -25,6 +26,8 @@ export interface EmulatorContext {
   waitingRequests: WaitingRequests;
   /** Page changes on demand and scheduled, each logged with why. */
   pageChanges: PageChanges;
+  /** What happens, as one stream: the journal, the dashboard and metrics listen. */
+  events: EmulatorEvents;
 }
 
 /** One operation of an OpenAPI document, implemented. */
