@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchemaCompiler, type FastifyServerOptions, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
-import cors from '@fastify/cors';
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
 import { Authenticator, type Principal } from './auth/authenticator.js';
@@ -23,6 +22,8 @@ import { createLogger, logsEachRequest, redactUrl } from './logging.js';
 import { operationRoutes, validatorName, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
 import * as topicsValidators from './generated/topics-validators.js';
 import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
+import { browserGuard } from './security/browser-guard.js';
+import { registerCors } from './security/cors.js';
 import type { EmulatorSettings } from './settings.js';
 import { InMemoryTopicStore } from './topics/store.js';
 
@@ -202,29 +203,23 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.decorateRequest('abandonWait', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
-  // Host required, and a bound on unanswered pipelined requests per connection.
-  app.addHook('onRequest', connectionGuard);
+  // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
+  const browser = browserGuard(settings);
+  app.addHook('onRequest', connectionGuard(browser));
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     });
   }
-  await app.register(cors, {
-    origin: settings.corsOrigins.includes('*') ? true : settings.corsOrigins,
-    methods: ['GET', 'POST', 'DELETE'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 600,
-    // An OPTIONS that is not a preflight is answered like one (204), not 400 in plain text.
-    strictPreflight: false,
-  });
+  const controlDocument = controlDocumentFor(settings);
+  await registerCors(app, browser.origins, [documents.topics, controlDocument]);
   await app.register(async (scope) => {
     registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes);
     registerOperations(scope, context, documents.topics, topicsHandlers(context));
   });
   await app.register(async (scope) => {
-    const document = controlDocumentFor(settings);
-    prepareControlScope(scope, settings, document, log);
-    registerOperations(scope, context, document, controlHandlers(controls).filter((h) => operationRoutes(document).some((r) => r.operationId === h.operationId)));
+    prepareControlScope(scope, settings, controlDocument, log);
+    registerOperations(scope, context, controlDocument, controlHandlers(controls).filter((h) => operationRoutes(controlDocument).some((r) => r.operationId === h.operationId)));
   });
   return { app, context, controls };
 }

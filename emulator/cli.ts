@@ -76,7 +76,15 @@ const serverOptions = [
   new Option('--request-timeout <duration>', 'how long a client may take to send a whole request; then 408; 0 = no limit (default 60s; plain numbers are ms)')
     .env(`${ENV}REQUEST_TIMEOUT`)
     .argParser(duration(1)),
-  new Option('--cors-origin <origin>', "an origin allowed by CORS (repeatable; default '*')").env(`${ENV}CORS_ORIGINS`).argParser(list),
+  new Option('--cors-origin <origin>', "a web page's origin allowed on the service routes besides local ones, or '*' (repeatable)")
+    .env(`${ENV}CORS_ORIGINS`)
+    .argParser(list),
+  new Option('--control-cors-origin <origin>', "a web page's origin allowed on the control plane besides its own pages (repeatable)")
+    .env(`${ENV}CONTROL_CORS_ORIGINS`)
+    .argParser(list),
+  new Option('--allowed-host <host>', "a Host served besides localhost and IP addresses: name, .name (and subdomains) or '*' (repeatable)")
+    .env(`${ENV}ALLOWED_HOSTS`)
+    .argParser(list),
   new Option('--endpoint <host>', 'the endpoint written into portable tokens (default host:port)').env(`${ENV}ENDPOINT`),
   new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .env(`${ENV}LOG_LEVEL`)
@@ -112,6 +120,8 @@ interface ServerFlags {
   maxWaiting?: number;
   requestTimeout?: number;
   corsOrigin?: string[];
+  controlCorsOrigin?: string[];
+  allowedHost?: string[];
   endpoint?: string;
   logLevel?: EmulatorSettings['logLevel'];
   config?: string;
@@ -141,6 +151,8 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     maxWaitingSubscribers: flags.maxWaiting,
     requestTimeoutMs: flags.requestTimeout,
     corsOrigins: flags.corsOrigin,
+    controlCorsOrigins: flags.controlCorsOrigin,
+    allowedHosts: flags.allowedHost,
     endpoint: flags.endpoint,
     logLevel: flags.logLevel,
     controlPlane: flags.control === undefined ? undefined : flags.control === 'on',

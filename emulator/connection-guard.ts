@@ -2,11 +2,15 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { EmulatorError } from './errors.js';
+import type { BrowserGuard } from './security/browser-guard.js';
 
 // Checks every request makes of its connection before it is routed (one synchronous hook):
 //
 // - HTTP/1.1 requires Host (RFC 9112 §3.2): refused with 400 from the one registry (Node would
 //   answer a bare 400 with no body; app.ts turns Node's own check off).
+// - What a browser may not do (security/browser-guard.ts): a Host a DNS-rebinding page could
+//   send, an Origin the route's plane does not allow. A request with an allowed Host seen before
+//   and no Origin or Sec-Fetch-Site (every non-browser client) costs one Set lookup.
 // - Pipelining depth: Node parses every request of a packet at once and holds each answer until
 //   the ones before it have been written, so a client that pipelines many subscribes and never
 //   reads would make the emulator build and hold every answer (100 reads of a 0.4 MB answer:
@@ -24,10 +28,24 @@ function answered(this: ServerResponse): void {
   (this.req.socket as CountedSocket)[unanswered]! -= 1;
 }
 
-export function connectionGuard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
-    return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
-  }
+export function connectionGuard(browser: BrowserGuard) {
+  const { hostAllowed } = browser;
+  return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    const { host, origin } = request.headers;
+    if (host === undefined && request.raw.httpVersion === '1.1') {
+      return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
+    }
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (origin !== undefined || fetchSite !== undefined || (host !== undefined && hostAllowed !== undefined && !hostAllowed(host))) {
+      const plane = request.routeOptions.url?.startsWith('/_emulator/') ? 'control' : 'service';
+      const refusal = browser.refusal({ method: request.method, host, origin, fetchSite: fetchSite as string | undefined, plane });
+      if (refusal) return done(refusal);
+    }
+    countAnswer(request, reply, done);
+  };
+}
+
+function countAnswer(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const socket = request.raw.socket as CountedSocket;
   const depth = (socket[unanswered] ?? 0) + 1;
   socket[unanswered] = depth;

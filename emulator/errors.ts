@@ -32,6 +32,9 @@ export const errorRegistry = {
   method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
   invalid_request: { status: 400, message: 'The request is malformed.' },
   request_header_too_large: { status: 431, message: 'The request headers are too large.' },
+  // What a web page may not do (emulator/security/): README "Security".
+  host_not_allowed: { status: 403, message: 'The Host header names a host the emulator does not serve (DNS rebinding protection).' },
+  origin_not_allowed: { status: 403, message: 'A web page on this origin may not call this route.' },
   request_timeout: { status: 408, message: 'The request was not received in time: send its headers and body within the request timeout.' },
   // Only a fault rule or chaos answers 503: the contract's table has no such status.
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },

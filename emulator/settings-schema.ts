@@ -4,6 +4,8 @@
 // compiled when the emulator starts.
 
 const name = { type: 'string', minLength: 1, maxLength: 255 } as const;
+// An origin as browsers send it (scheme://host[:port], no path), `null`, or `*` for any.
+const origin = { type: 'string', pattern: '^(\\*|null|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$' } as const;
 export const settingsSchema = {
   type: 'object',
   additionalProperties: false,
@@ -21,7 +23,9 @@ export const settingsSchema = {
     maxWaitingSubscribers: { type: 'integer', minimum: 1, maximum: 10_000_000 },
     requestTimeoutMs: { type: 'integer', minimum: 0, maximum: 86_400_000 },
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
-    corsOrigins: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+    corsOrigins: { type: 'array', items: origin },
+    controlCorsOrigins: { type: 'array', items: origin },
+    allowedHosts: { type: 'array', items: { type: 'string', pattern: '^(\\*|\\.?[^\\s:/*]+)$' } },
     endpoint: { type: 'string', minLength: 1 },
     controlPlane: { type: 'boolean' },
     adminKey: { type: 'string', minLength: 8 },

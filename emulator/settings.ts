@@ -30,8 +30,12 @@ export interface EmulatorSettings {
   /** How long a client may take to send a whole request (headers and body); then 408. 0 = no limit. Waiting for the answer does not count. */
   requestTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Origins allowed by CORS; ['*'] allows any. */
+  /** Origins allowed on the service routes besides local ones (localhost, 127.x, [::1], *.localhost); ['*'] allows any. */
   corsOrigins: string[];
+  /** Origins allowed on the control plane (/_emulator/) besides its own pages; ['*'] allows any (needs an admin key). */
+  controlCorsOrigins: string[];
+  /** Host headers served besides localhost, *.localhost and IP addresses: `name`, `.name` (and subdomains), `*` (any). */
+  allowedHosts: string[];
   /** The `endpoint` written into portable tokens; defaults to host:port. */
   endpoint?: string;
   /** Serve the control plane under /_emulator/ (health is always served). */
@@ -67,7 +71,9 @@ export const defaultSettings: EmulatorSettings = {
   maxWaitingSubscribers: 20_000,
   requestTimeoutMs: 60_000,
   logLevel: 'info',
-  corsOrigins: ['*'],
+  corsOrigins: [],
+  controlCorsOrigins: [],
+  allowedHosts: [],
   controlPlane: true,
   limits: 'off',
   limitOperationsPerSecond: 10,

@@ -13,9 +13,16 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** Refuses a configuration that would expose the control plane beyond loopback without a key. */
+/** Refuses a configuration that would expose the control plane beyond loopback, or to every web page, without a key. */
 export function checkControlPlaneExposure(settings: EmulatorSettings): void {
-  if (!settings.controlPlane || settings.adminKey !== undefined || isLoopback(settings.host)) return;
+  if (!settings.controlPlane || settings.adminKey !== undefined) return;
+  if (settings.controlCorsOrigins.includes('*')) {
+    throw new SettingsError(
+      "The control plane would take requests from every web page (--control-cors-origin '*') without an admin key: any site could reset the emulator or mint tokens. " +
+        'Set an admin key (--admin-key or TOPICS_EMULATOR_ADMIN_KEY), or list the origins that may call it.',
+    );
+  }
+  if (isLoopback(settings.host)) return;
   throw new SettingsError(
     `The emulator would listen on ${settings.host}, beyond loopback, with its control plane (/_emulator/) open to anyone who can reach it. ` +
       'Set an admin key (--admin-key or TOPICS_EMULATOR_ADMIN_KEY) or switch the control plane off (--control off or TOPICS_EMULATOR_CONTROL=off).',

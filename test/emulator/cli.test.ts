@@ -65,7 +65,7 @@ describe('npx topics-emulator', () => {
     socket.on('data', (chunk) => (answer += String(chunk)));
     const closed = once(socket, 'close');
     // Headers promise 10 bytes of body; 2 arrive.
-    socket.write('POST /topics/default-cache/t HTTP/1.1\r\nHost: x\r\nAuthorization: topics-emulator-dev-key\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab');
+    socket.write('POST /topics/default-cache/t HTTP/1.1\r\nHost: localhost\r\nAuthorization: topics-emulator-dev-key\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab');
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('"code":"request_timeout"');

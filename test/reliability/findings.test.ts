@@ -32,7 +32,7 @@ function expectRegistryError(outcome: RawOutcome, code: string): void {
   expect(status).toBe(errorRegistry[parsed.code as keyof typeof errorRegistry].status);
 }
 
-const head = (method: string, target: string, headers: [string, string][] = []) => requestHead(method, target, [['Host', 'x'], ['Connection', 'close'], ...headers]);
+const head = (method: string, target: string, headers: [string, string][] = []) => requestHead(method, target, [['Host', 'localhost'], ['Connection', 'close'], ...headers]);
 
 describe('found and fixed', () => {
   it('a malformed percent-escape in the path answers invalid_parameter from the registry (not FST_ERR_BAD_URL)', async () => {
@@ -114,7 +114,7 @@ describe('fixed in the second session', () => {
   }
 
   it(`answers at most ${PIPELINE_DEPTH} unanswered pipelined requests per connection, then 429 limit_exceeded and closes`, async () => {
-    const health = requestHead('GET', '/_emulator/health', [['Host', 'x']]);
+    const health = requestHead('GET', '/_emulator/health', [['Host', 'localhost']]);
     const { responses, closedByServer } = await pipelined(health.repeat(PIPELINE_DEPTH + 10));
     expect(closedByServer).toBe(true);
     expect(responses.map((r) => r.status)).toEqual([...Array<number>(PIPELINE_DEPTH).fill(200), 429]);
@@ -130,7 +130,7 @@ describe('fixed in the second session', () => {
     let input = Buffer.alloc(0);
     try {
       for (let i = 0; i < PIPELINE_DEPTH * 4; i++) {
-        socket.write(requestHead('GET', '/topics/default-cache/known?sequence_number=1', [['Host', 'x'], ['Authorization', t.key]]));
+        socket.write(requestHead('GET', '/topics/default-cache/known?sequence_number=1', [['Host', 'localhost'], ['Authorization', t.key]]));
         let parsed = parseResponse(input, false);
         while (!parsed) {
           const [chunk] = (await once(socket, 'data')) as [Buffer];
@@ -156,7 +156,7 @@ describe('fixed in the second session', () => {
       local.emulator.app.server.on('request', () => (parsed += 1));
       const before = process.memoryUsage().heapUsed;
       // 100 reads of a 0.4 MB answer in one write: 40 MB if every answer is built at once.
-      socket.write(requestHead('GET', '/topics/default-cache/big?sequence_number=1', [['Host', 'x'], ['Authorization', local.key]]).repeat(100));
+      socket.write(requestHead('GET', '/topics/default-cache/big?sequence_number=1', [['Host', 'localhost'], ['Authorization', local.key]]).repeat(100));
       await until(() => parsed >= 100, 'the pipelined reads to be parsed');
       await local.publish('default-cache', 'other', 'a round trip after the reads were parsed');
       expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);

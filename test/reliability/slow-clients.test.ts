@@ -53,7 +53,7 @@ describe('slow clients cannot stall the others', () => {
     // Four connections, each with ten pipelined reads of the whole topic, never reading a byte back.
     const readers = 4;
     const pipelined = 10;
-    const request = requestHead('GET', `/topics/${C}/big?sequence_number=1`, [['Host', 'x'], ['Authorization', t.key]]);
+    const request = requestHead('GET', `/topics/${C}/big?sequence_number=1`, [['Host', 'localhost'], ['Authorization', t.key]]);
     for (let r = 0; r < readers; r++) {
       const socket = await open(port);
       socket.pause();
@@ -75,7 +75,7 @@ describe('slow clients cannot stall the others', () => {
     t = await testEmulator({ payloadLimitBytes: 10_000 });
     const port = Number(new URL(t.url).port);
     const body = Buffer.from('b'.repeat(8000));
-    const head = requestHead('POST', `/topics/${C}/trickled`, [['Host', 'x'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', String(body.length)]]);
+    const head = requestHead('POST', `/topics/${C}/trickled`, [['Host', 'localhost'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', String(body.length)]]);
     const bodyTricklers = await Promise.all(Array.from({ length: 20 }, () => open(port)));
     const headerTricklers = await Promise.all(Array.from({ length: 20 }, () => open(port)));
     let sent = 0;
@@ -158,7 +158,7 @@ describe('the request timeout', () => {
     slow.on('data', (chunk: Buffer) => (answer = Buffer.concat([answer, chunk])));
     const closed = once(slow, 'close');
     const started = Date.now();
-    slow.write(`${requestHead('POST', `/topics/${C}/slow`, [['Host', 'x'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', '10']])}ab`);
+    slow.write(`${requestHead('POST', `/topics/${C}/slow`, [['Host', 'localhost'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', '10']])}ab`);
     // Meanwhile a long-poll waits three times the request timeout, and is answered normally.
     const pool = new Pool(t.url, { connections: 1 });
     try {

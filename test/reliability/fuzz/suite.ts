@@ -45,24 +45,24 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
       const before = target.rss();
       const key = target.secrets.apiKey;
       const slowly = { trickleBytes: 64 * 1024, trickleEveryMs: 5, body: Buffer.alloc(TEN_MB, 0x61), timeoutMs: 15_000 };
-      const chunkedHead = requestHead('POST', '/topics/default-cache/big', [['Host', 'x'], ['Authorization', key], ['Content-Type', 'application/octet-stream'], ['Transfer-Encoding', 'chunked']]);
+      const chunkedHead = requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'application/octet-stream'], ['Transfer-Encoding', 'chunked']]);
       const cases: Record<string, { head: string; answer: [number, string] }> = {
         'Content-Length publish': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'x'], ['Authorization', key], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
           answer: [413, 'payload_too_large'],
         },
         // One 10 MB chunk, its bytes trickled: no length to refuse up front, so the count must.
         'chunked publish': { head: `${chunkedHead}${TEN_MB.toString(16)}\r\n`, answer: [413, 'payload_too_large'] },
         'unknown content type': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'x'], ['Authorization', key], ['Content-Type', 'image/png'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'image/png'], ['Content-Length', String(TEN_MB)]]),
           answer: [413, 'payload_too_large'],
         },
         'control plane scenario': {
-          head: requestHead('POST', '/_emulator/scenario', [['Host', 'x'], ['X-Emulator-Admin-Key', target.adminKey], ['Content-Type', 'application/json'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/_emulator/scenario', [['Host', 'localhost'], ['X-Emulator-Admin-Key', target.adminKey], ['Content-Type', 'application/json'], ['Content-Length', String(TEN_MB)]]),
           answer: [413, 'payload_too_large'],
         },
         'no credentials': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'x'], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
           answer: [401, 'missing_token'],
         },
       };
