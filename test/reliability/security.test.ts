@@ -6,12 +6,12 @@ import controlDocument from '../../openapi/generated/control.json' with { type: 
 import { toPortable } from '../../emulator/auth/tokens.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { runCli } from '../helpers/cli.js';
-import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
+import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { reportFigure } from './figures.js';
 
 // Security beyond test/emulator/auth.test.ts (which covers other keys, HS512, tampered claims,
-// unsigned tokens, expiry and not-before): algorithm confusion in its other forms, the control
-// plane's admin key on every operation, and CORS for a web app on another origin.
+// unsigned tokens, expiry and not-before): algorithm confusion in its other forms and the control
+// plane's admin key on every operation. What a web page may not do (Host, Origin, CORS): browser.test.ts.
 
 const C = 'default-cache';
 const SIGNING_KEY = 'security-signing-key-0123456789';
@@ -146,60 +146,6 @@ describe('the control plane', () => {
       const body = (await answer.body.json()) as { code?: string };
       if (op.open) expect(answer.statusCode, op.operationId).toBe(200);
       else expect([answer.statusCode, body.code], op.operationId).toEqual([404, 'route_not_found']);
-    }
-  });
-});
-
-describe('CORS: a web app on another origin can publish and subscribe', () => {
-  const APP = 'http://localhost:3000';
-  const preflight = (url: string, origin: string, method: string) =>
-    request(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
-
-  it('preflights with Authorization and Content-Type succeed; answers, errors and 429s carry the headers a browser needs', async () => {
-    t = await testEmulator({ maxWaitingSubscribers: 1 });
-    const topic = `${t.url}/topics/${C}/browser`;
-    for (const method of ['POST', 'GET']) {
-      const answer = await preflight(topic, APP, method);
-      await answer.body.dump();
-      expect(answer.statusCode, method).toBe(204);
-      expect([APP, '*']).toContain(answer.headers['access-control-allow-origin']);
-      expect(String(answer.headers['access-control-allow-methods'])).toContain(method);
-      expect(String(answer.headers['access-control-allow-headers']).toLowerCase()).toMatch(/authorization.*content-type|content-type.*authorization/);
-    }
-    const published = await request(topic, { method: 'POST', headers: { origin: APP, authorization: t.key, 'content-type': 'application/json' }, body: '{"from":"browser"}' });
-    expect(published.statusCode).toBe(204);
-    expect([APP, '*']).toContain(published.headers['access-control-allow-origin']);
-    const read = await request(`${topic}?sequence_number=1`, { headers: { origin: APP, authorization: t.key } });
-    expect((await read.body.json()) as unknown).toMatchObject({ items: [{ item: { value: { text: '{"from":"browser"}' } } }] });
-    expect([APP, '*']).toContain(read.headers['access-control-allow-origin']);
-    const refused = await request(topic, { method: 'POST', headers: { origin: APP, 'content-type': 'text/plain' }, body: 'x' });
-    expect([refused.statusCode, ((await refused.body.json()) as { code: string }).code]).toEqual([401, 'missing_token']);
-    expect([APP, '*']).toContain(refused.headers['access-control-allow-origin']);
-    // A 429 (here: the cap on waiting subscribers): the browser may read Retry-After.
-    const waiting = request(`${t.url}/topics/${C}/quiet`, { headers: { origin: APP, authorization: t.key } });
-    await until(() => t!.emulator.context.store.waitingCount() === 1, 'the first subscriber to wait');
-    const throttled = await request(`${t.url}/topics/${C}/quiet-too`, { headers: { origin: APP, authorization: t.key } });
-    await throttled.body.dump();
-    expect(throttled.statusCode).toBe(429);
-    expect(throttled.headers['retry-after']).toBe('1');
-    expect(String(throttled.headers['access-control-expose-headers']).toLowerCase()).toContain('retry-after');
-    await t.close();
-    await (await waiting).body.dump();
-  });
-
-  it('with a configured origin list, other origins get no CORS grant', async () => {
-    t = await testEmulator({ corsOrigins: [APP] });
-    const topic = `${t.url}/topics/${C}/browser`;
-    const allowed = await preflight(topic, APP, 'POST');
-    await allowed.body.dump();
-    expect(allowed.headers['access-control-allow-origin']).toBe(APP);
-    for (const origin of ['http://evil.example', 'http://localhost:3001', 'null', `${APP}.evil.example`]) {
-      const other = await preflight(topic, origin, 'POST');
-      await other.body.dump();
-      expect(other.headers['access-control-allow-origin'], origin).toBeUndefined();
-      const answer = await request(topic, { method: 'POST', headers: { origin, authorization: t.key, 'content-type': 'text/plain' }, body: 'x' });
-      await answer.body.dump();
-      expect(answer.headers['access-control-allow-origin'], origin).toBeUndefined();
     }
   });
 });
