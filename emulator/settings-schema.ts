@@ -5,7 +5,11 @@
 
 const name = { type: 'string', minLength: 1, maxLength: 255 } as const;
 // An origin as browsers send it (scheme://host[:port], no path), `null`, or `*` for any.
-const origin = { type: 'string', pattern: '^(\\*|null|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$' } as const;
+const origin = {
+  type: 'string',
+  pattern: '^(\\*|null|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$',
+  description: "an origin (scheme://host[:port], no path), 'null' or '*'",
+} as const;
 export const settingsSchema = {
   type: 'object',
   additionalProperties: false,
@@ -25,7 +29,7 @@ export const settingsSchema = {
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     corsOrigins: { type: 'array', items: origin },
     controlCorsOrigins: { type: 'array', items: origin },
-    allowedHosts: { type: 'array', items: { type: 'string', pattern: '^(\\*|\\.?[^\\s:/*]+)$' } },
+    allowedHosts: { type: 'array', items: { type: 'string', pattern: '^(\\*|\\.?[^\\s:/*]+)$', description: "a host name without port, '.name' or '*'" } },
     endpoint: { type: 'string', minLength: 1 },
     controlPlane: { type: 'boolean' },
     adminKey: { type: 'string', minLength: 8 },

@@ -2,7 +2,9 @@ import type { ErrorObject } from 'ajv';
 import { settings as validateSettings } from './generated/settings-validator.js';
 import type { FirstSubscribe } from './topics/read-plan.js';
 
-export { settingsSchema } from './settings-schema.js';
+import { settingsSchema } from './settings-schema.js';
+
+export { settingsSchema };
 
 // Every setting of the emulator and its default (its rules: settings-schema.ts). Flags,
 // environment variables, config files and startEmulator() options all end up validated here.
@@ -89,6 +91,13 @@ export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
+/** The description of the pattern an item at `/setting/index` must match. */
+function patternDescription(instancePath: string): string | undefined {
+  const setting = instancePath.split('/')[1] ?? '';
+  const schema = (settingsSchema.properties as Record<string, { items?: { description?: string } }>)[setting];
+  return schema?.items?.description;
+}
+
 /** Defaults overlaid with `overrides`, validated; throws SettingsError naming every problem. */
 export function resolveSettings(...overrides: Partial<EmulatorSettings>[]): EmulatorSettings {
   const merged: Record<string, unknown> = { ...defaultSettings };
@@ -98,7 +107,11 @@ export function resolveSettings(...overrides: Partial<EmulatorSettings>[]): Emul
   if (!validate(merged)) {
     const problems = (validate.errors ?? []).map((e) => {
       const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : 'settings';
-      return e.keyword === 'additionalProperties' ? `unknown setting '${String(e.params.additionalProperty)}'` : `${where} ${e.message}`;
+      if (e.keyword === 'additionalProperties') return `unknown setting '${String(e.params.additionalProperty)}'`;
+      // A pattern is no message for a person: the schema's description says what is expected.
+      const expected = e.keyword === 'pattern' ? patternDescription(e.instancePath) : undefined;
+      if (expected) return `${where} must be ${expected}`;
+      return `${where} ${e.message}`;
     });
     throw new SettingsError(`Invalid settings: ${problems.join('; ')}`);
   }

@@ -174,6 +174,7 @@ describe('settings', () => {
 
   it('refuses origins with a path and hosts with a port', () => {
     expect(() => resolveSettings({ corsOrigins: ['http://localhost:3000/'] })).toThrow(SettingsError);
+    expect(() => resolveSettings({ corsOrigins: ['http://localhost:3000/'] })).toThrow("corsOrigins.0 must be an origin (scheme://host[:port], no path), 'null' or '*'");
     expect(() => resolveSettings({ controlCorsOrigins: ['localhost:3000'] })).toThrow(SettingsError);
     expect(() => resolveSettings({ allowedHosts: ['emulator:4545'] })).toThrow(SettingsError);
     expect(() => resolveSettings({ allowedHosts: ['*.example'] })).toThrow(SettingsError);

@@ -71,6 +71,26 @@ describe('npx topics-emulator', () => {
     expect(answer).toContain('"code":"request_timeout"');
   });
 
+  it('--allowed-host, --cors-origin and --control-cors-origin (flags and environment) reach the browser guard', async () => {
+    const run = start(['--port', '0', '--allowed-host', 'emulator.test', '--control-cors-origin', 'https://tools.example'], {
+      TOPICS_EMULATOR_CORS_ORIGINS: 'https://app.example,https://other.example',
+      TOPICS_EMULATOR_ALLOWED_HOSTS: 'ignored.test',
+    });
+    const url = new URL(await baseUrlOf(run));
+    const head = (host: string, origin: string, path: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname);
+        let answer = '';
+        socket.on('data', (chunk) => (answer += String(chunk)));
+        socket.on('close', () => resolve(answer.split('\r\n')[0]!));
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nAuthorization: ${KEY}\r\nConnection: close\r\n\r\n`);
+      });
+    expect(await head('emulator.test:1', 'https://tools.example', '/_emulator/state')).toMatch(/ 200 /);
+    expect(await head('ignored.test', 'https://tools.example', '/_emulator/state')).toMatch(/ 403 /); // the flag wins over the environment
+    expect(await head('localhost', 'https://other.example', '/_emulator/state')).toMatch(/ 403 /);
+    expect(await head('localhost', 'https://other.example', '/topics/default-cache/t?sequence_number=1&sequence_page=1')).toMatch(/ 200 /);
+  });
+
   it.each([
     [['--port', 'abc'], /--port must be a whole number/],
     [['--first-subscribe', 'sideways'], /first-subscribe/],
@@ -78,6 +98,8 @@ describe('npx topics-emulator', () => {
     [['--retention', '0'], /retention must be >= 1/],
     [['--request-timeout', 'soon'], /--request-timeout/],
     [['--config', '/no/such/file.yaml'], /Cannot read config file/],
+    [['--allowed-host', 'emulator:4545'], /allowedHosts.0 must be a host name without port/],
+    [['--control-cors-origin', '*'], /admin key/],
   ])('exits non-zero with a clear message for %j', { concurrent: true }, async (args, message) => {
     const run = runCli(args); // it exits by itself: nothing to clean up
     expect(await run.exited).not.toBe(0);
