@@ -164,6 +164,8 @@ describe('the control plane is same-origin only: a foreign page cannot call any 
     // The measured hole of issue 14: POST /_emulator/tokens from evil.example was answered 201.
     const mint = await send(running.url, { method: 'POST', path: '/_emulator/tokens' }, { origin: EVIL, 'content-type': 'application/json' }, JSON.stringify({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 60 }));
     expect([mint.status, mint.code, mint.headers['access-control-allow-origin']]).toEqual([403, 'origin_not_allowed', undefined]);
+    // The plane is the matched route's, so another spelling of the path that reaches a control operation is refused too.
+    expect((await send(running.url, { method: 'POST', path: '/%5Femulator/reset' }, { origin: APP })).code).toBe('origin_not_allowed');
     expect(stateNow()).toBe(before);
     reportFigure('foreign-origin-control', `${controlOperations.length} control operations x 5 foreign origins: ${refused} requests 403 origin_not_allowed, no CORS grant, state unchanged`, { operations: controlOperations.length, refused });
   });
