@@ -1,8 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { settings as validateSettings } from './generated/settings-validator.js';
-import type { FirstSubscribe } from './topics/read-plan.js';
-
 import { settingsSchema } from './settings-schema.js';
+import type { FirstSubscribe } from './topics/read-plan.js';
 
 export { settingsSchema };
 
