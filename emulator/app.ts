@@ -214,7 +214,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   const controlDocument = controlDocumentFor(settings);
   await registerCors(app, browser.origins, [documents.topics, controlDocument]);
   await app.register(async (scope) => {
-    registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes);
+    registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes, settings.contentTypes, log);
     registerOperations(scope, context, documents.topics, topicsHandlers(context));
   });
   await app.register(async (scope) => {

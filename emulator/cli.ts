@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
-import { issueToken, signingKeyBytes } from './auth/tokens.js';
+import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
 import { parseDuration } from './durations.js';
 import { startEmulator, type RunningEmulator } from './index.js';
+import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { version } from './version.js';
 import { parseYaml } from './yaml.js';
@@ -69,7 +70,15 @@ const serverOptions = [
   new Option('--long-poll-timeout <duration>', 'how long a subscribe waits with nothing to answer; 0 = forever (default 60s; plain numbers are ms)')
     .env(`${ENV}LONG_POLL_TIMEOUT`)
     .argParser(duration(1)),
-  new Option('--first-subscribe <where>', 'where a first subscribe begins (default latest)').env(`${ENV}FIRST_SUBSCRIBE`).choices(['latest', 'next', 'oldest']),
+  new Option('--first-subscribe <where>', 'where a first subscribe begins: it waits for the next message (default next)')
+    .env(`${ENV}FIRST_SUBSCRIBE`)
+    .choices(['latest', 'next', 'oldest']),
+  new Option('--discontinuity <shape>', 'a discontinuity comes with the item it announces, or alone at once (default with-item)')
+    .env(`${ENV}DISCONTINUITY`)
+    .choices(['with-item', 'alone']),
+  new Option('--content-types <policy>', 'unlisted content types: published as binary with a warning, or 400 (default lenient)')
+    .env(`${ENV}CONTENT_TYPES`)
+    .choices(['lenient', 'strict']),
   new Option('--max-waiting <count>', 'most subscribers waiting at once; one more gets 429 (default 20000)')
     .env(`${ENV}MAX_WAITING`)
     .argParser(wholeNumber('--max-waiting')),
@@ -85,7 +94,7 @@ const serverOptions = [
   new Option('--allowed-host <host>', "a Host served besides localhost and IP addresses: name, .name (and subdomains) or '*' (repeatable)")
     .env(`${ENV}ALLOWED_HOSTS`)
     .argParser(list),
-  new Option('--endpoint <host>', 'the endpoint written into portable tokens (default host:port)').env(`${ENV}ENDPOINT`),
+  new Option('--endpoint <host>', 'the endpoint written into portable tokens (default localhost:port)').env(`${ENV}ENDPOINT`),
   new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .env(`${ENV}LOG_LEVEL`)
     .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -93,11 +102,13 @@ const serverOptions = [
   new Option('--control <on|off>', 'serve the control plane under /_emulator/ (default on; health is always served)').env(`${ENV}CONTROL`).choices(['on', 'off']),
   new Option('--admin-key <key>', 'the control plane then requires it in X-Emulator-Admin-Key (mandatory beyond loopback)').env(`${ENV}ADMIN_KEY`),
   new Option('--scenario <file>', 'a YAML or JSON scenario applied at start and on every reset').env(`${ENV}SCENARIO`),
-  new Option('--limits <profile>', "'account' switches the provider's account limits on (default off)").env(`${ENV}LIMITS`).choices(['off', 'account']),
-  new Option('--limit-ops-per-second <count>', 'account limit: operations per second (default 10)')
+  new Option('--limits <plan>', "account limits on, with a plan's quotas: account (100/s), basic (1000/s), pro (10000/s); default off")
+    .env(`${ENV}LIMITS`)
+    .choices(['off', 'account', 'basic', 'pro']),
+  new Option('--limit-ops-per-second <count>', "account limit: operations per second (default the plan's)")
     .env(`${ENV}LIMIT_OPS_PER_SECOND`)
     .argParser(wholeNumber('--limit-ops-per-second')),
-  new Option('--limit-subscriptions <count>', 'account limit: concurrent subscriptions (default 100)')
+  new Option('--limit-subscriptions <count>', "account limit: concurrent connections (default the plan's)")
     .env(`${ENV}LIMIT_SUBSCRIPTIONS`)
     .argParser(wholeNumber('--limit-subscriptions')),
   new Option('--chaos-seed <seed>', 'seeded chaos: a random, replayable mix of faults').env(`${ENV}CHAOS_SEED`).argParser(wholeNumber('--chaos-seed')),
@@ -117,6 +128,8 @@ interface ServerFlags {
   maxBatch?: number;
   longPollTimeout?: number;
   firstSubscribe?: EmulatorSettings['firstSubscribe'];
+  discontinuity?: EmulatorSettings['discontinuity'];
+  contentTypes?: EmulatorSettings['contentTypes'];
   maxWaiting?: number;
   requestTimeout?: number;
   corsOrigin?: string[];
@@ -148,6 +161,8 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     maxBatch: flags.maxBatch,
     longPollTimeoutMs: flags.longPollTimeout,
     firstSubscribe: flags.firstSubscribe,
+    discontinuity: flags.discontinuity,
+    contentTypes: flags.contentTypes,
     maxWaitingSubscribers: flags.maxWaiting,
     requestTimeoutMs: flags.requestTimeout,
     corsOrigins: flags.corsOrigin,
@@ -171,7 +186,10 @@ function controlLines(emulator: RunningEmulator): string[] {
   if (!settings.controlPlane) return ['  Control:   off (--control off)'];
   const lines = [`  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`];
   if (settings.scenario !== undefined) lines.push(`  Scenario:  ${settings.scenario}`);
-  if (settings.limits === 'account') lines.push(`  Limits:    ${settings.limitOperationsPerSecond} ops/s, ${settings.limitConcurrentSubscriptions} subscriptions`);
+  if (settings.limits !== 'off') {
+    const { operationsPerSecond, concurrentSubscriptions } = limitsProfileOf(settings);
+    lines.push(`  Limits:    ${settings.limits} plan, ${operationsPerSecond} ops/s, ${concurrentSubscriptions} connections`);
+  }
   if (settings.chaosSeed !== undefined) lines.push(`  Chaos:     seed ${settings.chaosSeed}, rate ${settings.chaosRate} (replay with --chaos-seed ${settings.chaosSeed})`);
   return lines;
 }
@@ -186,8 +204,10 @@ function banner(emulator: RunningEmulator): string {
     `  Base URL:  ${url}`,
     `  Caches:    ${settings.caches.join(', ')}`,
     `  API key:   ${showKey ? `${DEV_API_KEY} (the dev key; full access)` : `${settings.apiKeys.length} configured (not shown)`}`,
+    `  Subscribe: curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings'`,
+    `             (waits for the next message: publish it from another terminal)`,
     `  Publish:   curl -i -X POST -H 'Authorization: ${key}' -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
-    `  Subscribe: curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=0&sequence_page=0'`,
+    `  Replay:    curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
     ...controlLines(emulator),
     `  Stop with Ctrl+C.`,
     '',
@@ -230,7 +250,7 @@ async function printToken(flags: TokenFlags): Promise<void> {
   };
   const parsed = parsePermissions([permission]);
   if ('problem' in parsed) throw new SettingsError(parsed.problem);
-  const endpoint = settings.endpoint ?? `${settings.host}:${settings.port}`;
+  const endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
   const issued = await issueToken(
     { permissions: parsed.permissions, ttlSeconds: Math.ceil(flags.ttl / 1000), ...(flags.tokenId ? { tokenId: flags.tokenId } : {}) },
     signingKeyBytes(settings.signingKey),

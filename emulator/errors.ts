@@ -22,7 +22,8 @@ export const errorRegistry = {
   unsupported_content_type: {
     status: 400,
     message:
-      'Content-Type must be text/plain (UTF-8 text) or application/octet-stream (binary); application/json and application/x-www-form-urlencoded are published as text.',
+      'Content-Type must be text/plain (UTF-8 text) or application/octet-stream (binary); text/*, application/json, application/*+json and ' +
+      'application/x-www-form-urlencoded are published as text.',
   },
   invalid_utf8: { status: 400, message: 'The body is not valid UTF-8 text.' },
   payload_too_large: { status: 413, message: 'The message is larger than the payload limit.' },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
@@ -70,7 +71,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostForUrl(settings.host)}:${port}`;
-  controls.endpoint = settings.endpoint ?? `${hostForUrl(settings.host)}:${port}`;
+  controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
   // Answer every waiting subscriber and let the answers leave (bounded); sockets stay open.

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { settings as validateSettings } from './generated/settings-validator.js';
 import { settingsSchema } from './settings-schema.js';
-import type { FirstSubscribe } from './topics/read-plan.js';
+import type { DiscontinuityMode, FirstSubscribe } from './topics/read-plan.js';
 
 export { settingsSchema };
 
@@ -26,6 +26,10 @@ export interface EmulatorSettings {
   /** How long a subscribe request waits with nothing to answer; 0 = forever. */
   longPollTimeoutMs: number;
   firstSubscribe: FirstSubscribe;
+  /** 'with-item': a discontinuity always comes with the item it announces (waits for it); 'alone': at once. */
+  discontinuity: DiscontinuityMode;
+  /** 'lenient': unlisted content types are published as binary (one warning per type); 'strict': 400. */
+  contentTypes: 'lenient' | 'strict';
   /** Most subscribers waiting at once, across every topic; one more gets 429. */
   maxWaitingSubscribers: number;
   /** How long a client may take to send a whole request (headers and body); then 408. 0 = no limit. Waiting for the answer does not count. */
@@ -45,15 +49,28 @@ export interface EmulatorSettings {
   adminKey?: string;
   /** A scenario file (YAML or JSON) applied at start and again on every reset. */
   scenario?: string;
-  /** 'account' switches the provider's account limits on (429 when exceeded). */
-  limits: 'off' | 'account';
-  limitOperationsPerSecond: number;
-  limitConcurrentSubscriptions: number;
+  /**
+   * Switches the provider's account limits on (429 when exceeded), with the quotas of a support
+   * plan: 'account' is the default plan's; 'basic' and 'pro' the higher plans' (LIMIT_TIERS).
+   */
+  limits: 'off' | LimitTier;
+  /** Overrides the plan's operations per second. */
+  limitOperationsPerSecond?: number;
+  /** Overrides the plan's concurrent connections. */
+  limitConcurrentSubscriptions?: number;
   /** Seeded chaos from the start: a random mix of faults, replayable with the same seed. */
   chaosSeed?: number;
   /** With chaosSeed: the probability that a request gets a fault. */
   chaosRate: number;
 }
+
+/** The support plans of the provider's quotas page (service-facts "Limits"); 'account' is the default plan. */
+export type LimitTier = 'account' | 'basic' | 'pro';
+export const LIMIT_TIERS: Readonly<Record<LimitTier, { operationsPerSecond: number; concurrentSubscriptions: number }>> = {
+  account: { operationsPerSecond: 100, concurrentSubscriptions: 100 },
+  basic: { operationsPerSecond: 1_000, concurrentSubscriptions: 1_000 },
+  pro: { operationsPerSecond: 10_000, concurrentSubscriptions: 10_000 },
+};
 
 export const DEV_API_KEY = 'topics-emulator-dev-key';
 export const DEV_SIGNING_KEY = 'topics-emulator-dev-signing-key-not-secret';
@@ -68,7 +85,9 @@ export const defaultSettings: EmulatorSettings = {
   retention: 100,
   maxBatch: 100,
   longPollTimeoutMs: 60_000,
-  firstSubscribe: 'latest',
+  firstSubscribe: 'next',
+  discontinuity: 'with-item',
+  contentTypes: 'lenient',
   maxWaitingSubscribers: 20_000,
   requestTimeoutMs: 60_000,
   logLevel: 'info',
@@ -77,8 +96,6 @@ export const defaultSettings: EmulatorSettings = {
   allowedHosts: [],
   controlPlane: true,
   limits: 'off',
-  limitOperationsPerSecond: 10,
-  limitConcurrentSubscriptions: 100,
   chaosRate: 0.1,
 };
 

@@ -74,6 +74,17 @@ export async function issueToken(request: TokenRequest, key: Uint8Array, nowMs: 
   return { token: toPortable(signed, endpoint), expiresAt: new Date(exp * 1000).toISOString() };
 }
 
+/**
+ * The endpoint written into portable tokens when none is configured. Clients build
+ * `https://api.cache.<endpoint>` from it, and a WHATWG host that ends in a number must be an IPv4
+ * address, so an IP address (or a wildcard) becomes `localhost`: the URL parses, and a client given
+ * a base-URL override is not stopped before it sends anything. A host name is kept as it is.
+ */
+export function defaultEndpoint(host: string, port: number): string {
+  const isAddress = host.includes(':') || /^[\d.]+$/.test(host);
+  return `${isAddress ? 'localhost' : host}:${port}`;
+}
+
 export function toPortable(jwt: string, endpoint: string): string {
   return Buffer.from(JSON.stringify({ api_key: jwt, endpoint })).toString('base64');
 }

@@ -1,4 +1,4 @@
-import { issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
+import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { ClockState } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
@@ -79,7 +79,7 @@ export class EmulatorControls {
 
   constructor(private readonly context: EmulatorContext) {
     const { settings, auth, clock, log } = context;
-    this.endpoint = settings.endpoint ?? `${settings.host}:${settings.port}`;
+    this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
   }
 

@@ -44,9 +44,12 @@ export class PageChanges {
     const waiting = existing?.waiting.size ?? 0;
     const previousPage = this.store.topic(cache, topic).page;
     const page = this.store.changePage(cache, topic);
+    // Waiting subscribers get the discontinuity with the new page's first message (or at once, alone).
+    const answered = waiting - (this.store.find(cache, topic)?.waiting.size ?? 0);
     this.log.info(
       { cache, topic, previousPage, page, waitingSubscribers: waiting, why },
-      `page change: ${cache}/${topic} page ${previousPage} -> ${page} (${why}); ${waiting} waiting subscriber(s) answered with a discontinuity`,
+      `page change: ${cache}/${topic} page ${previousPage} -> ${page} (${why}); ${waiting} waiting subscriber(s) get a discontinuity` +
+        (answered === waiting ? ' now' : " with the new page's first message"),
     );
     return { cache, topic, previousPage, page };
   }

@@ -2,6 +2,7 @@ import { EmulatorError } from '../errors.js';
 import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
 import type { MessageValue } from '../topics/message.js';
 import type { RawBody } from '../body-parsers.js';
+import { bodyKindOf } from '../content-types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -19,8 +20,8 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       const body = request.body as RawBody | undefined;
       const contentType = request.headers['content-type'];
       if (contentType === undefined) throw new EmulatorError('unsupported_content_type', `Content-Type is required. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
-      const kind = body?.kind ?? route.bodyKinds.get(contentType.split(';')[0]!.trim().toLowerCase());
-      if (kind === undefined || kind === 'unsupported') {
+      const kind = body?.kind ?? bodyKindOf(contentType, route.bodyKinds, context.settings.contentTypes);
+      if (kind === 'unsupported') {
         throw new EmulatorError('unsupported_content_type', `Content-Type '${contentType}' is not supported. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
       }
       const bytes = body?.bytes ?? Buffer.alloc(0);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
-import type { EmulatorSettings } from '../settings.js';
+import { LIMIT_TIERS, type EmulatorSettings } from '../settings.js';
 import { describeRequest, requestFields } from '../faults/effects.js';
 import type { RequestFacts } from '../faults/rule.js';
 import type { WaitingRequests } from '../faults/waiting-requests.js';
@@ -20,7 +20,13 @@ export interface LimitsProfile {
 
 /** The profile the configuration starts with (and a reset returns to). */
 export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
-  return { enabled: settings.limits === 'account', operationsPerSecond: settings.limitOperationsPerSecond, concurrentSubscriptions: settings.limitConcurrentSubscriptions };
+  // Off still carries the default plan's figures: switching the limits on at run time uses them.
+  const tier = LIMIT_TIERS[settings.limits === 'off' ? 'account' : settings.limits];
+  return {
+    enabled: settings.limits !== 'off',
+    operationsPerSecond: settings.limitOperationsPerSecond ?? tier.operationsPerSecond,
+    concurrentSubscriptions: settings.limitConcurrentSubscriptions ?? tier.concurrentSubscriptions,
+  };
 }
 
 export interface LimitsView extends LimitsProfile {

@@ -1,4 +1,4 @@
-import { planRead, type Cursor, type FirstSubscribe, type TopicPosition } from './read-plan.js';
+import { planRead, type Cursor, type DiscontinuityMode, type FirstSubscribe, type TopicPosition } from './read-plan.js';
 import { RetentionBuffer } from './retention.js';
 import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
 import type { WaitingSubscriber } from './subscriber.js';
@@ -7,6 +7,7 @@ export interface TopicSettings {
   retention: number;
   maxBatch: number;
   firstSubscribe: FirstSubscribe;
+  discontinuity: DiscontinuityMode;
 }
 
 /** Up to this many waiting subscribers are answered within the publish itself. */
@@ -91,14 +92,19 @@ export class Topic {
 
   /** The response body for a cursor, or undefined when the request must wait. */
   read(cursor: Cursor): string | undefined {
-    const plan = planRead(this.position, cursor, this.settings.firstSubscribe, this.settings.maxBatch);
+    const { firstSubscribe, maxBatch, discontinuity } = this.settings;
+    const plan = planRead(this.position, cursor, firstSubscribe, maxBatch, discontinuity);
     if (plan.kind === 'wait') return undefined;
     const parts = this.retained.slice(plan.from, plan.count).map((m) => m.element);
     if (plan.discontinuity) parts.unshift(JSON.stringify({ discontinuity: plan.discontinuity }));
     return `{"items":[${parts.join(',')}]}`;
   }
 
-  /** The topic is evicted and recreated: a new page, numbering from 1, nothing retained. */
+  /**
+   * The topic is evicted and recreated: a new page, numbering from 1, nothing retained. Waiting
+   * subscribers keep waiting for the new page's first item (answered with a discontinuity before
+   * it), unless discontinuities are answered alone.
+   */
   changePage(newPage: number): void {
     if (newPage <= this.currentPage) throw new RangeError(`a new page must be greater than ${this.currentPage}`);
     this.currentPage = newPage;
@@ -146,7 +152,8 @@ export class Topic {
     if (this.parked.size === 0) return;
     const bodies = new Map<string, string | undefined>();
     for (const subscriber of [...this.parked]) {
-      const key = `${subscriber.cursor.sequenceNumber}:${subscriber.cursor.sequencePage}`;
+      const { sequenceNumber, sequencePage, askedFor } = subscriber.cursor;
+      const key = `${sequenceNumber}:${sequencePage}:${askedFor ?? ''}`;
       let body = bodies.get(key);
       if (body === undefined && !bodies.has(key)) {
         body = this.read(subscriber.cursor);

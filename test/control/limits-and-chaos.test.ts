@@ -12,12 +12,29 @@ describe('account limits', () => {
     emulator = await start();
     const client = clientOf(emulator);
     const limits = await (await client.control('GET', '/limits')).json();
-    expect(limits).toMatchObject({ enabled: false, operationsPerSecond: 10, concurrentSubscriptions: 100, payloadBytes: 4096 });
-    await publishMany(emulator, 't', 30);
+    expect(limits).toMatchObject({ enabled: false, operationsPerSecond: 100, concurrentSubscriptions: 100, payloadBytes: 4096 });
+    await publishMany(emulator, 't', 120);
+  });
+
+  it("follow the quotas page's plans: account (the default plan) 100, basic 1,000, pro 10,000; flags override", async () => {
+    for (const [limits, figure] of [['account', 100], ['basic', 1000], ['pro', 10_000]] as const) {
+      emulator = await start({ limits });
+      expect(emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: figure, concurrentSubscriptions: figure });
+      await emulator.close();
+    }
+    emulator = await start({ limits: 'basic', limitOperationsPerSecond: 7 });
+    expect(emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 7, concurrentSubscriptions: 1000 });
+  });
+
+  it('the default plan answers 429 past 100 operations in a second', async () => {
+    emulator = await start({ limits: 'account' });
+    emulator.setClock({ mode: 'virtual' });
+    await publishMany(emulator, 't', 100);
+    expect((await clientOf(emulator).publish('t')).status).toBe(429);
   });
 
   it('429 limit_exceeded with Retry-After past 10 operations in a second, then recovery once the clock moves on', async () => {
-    emulator = await start({ limits: 'account' });
+    emulator = await start({ limits: 'account', limitOperationsPerSecond: 10 });
     const client = clientOf(emulator);
     emulator.setClock({ setTo: Date.UTC(2030, 0, 1, 0, 0, 0, 250) });
     await publishMany(emulator, 't', 10);
@@ -33,7 +50,7 @@ describe('account limits', () => {
   });
 
   it('each delivered item is one more operation', async () => {
-    emulator = await start({ limits: 'account' });
+    emulator = await start({ limits: 'account', limitOperationsPerSecond: 10 });
     const client = clientOf(emulator);
     emulator.setClock({ mode: 'virtual' });
     await publishMany(emulator, 't', 4); // 4 operations
@@ -48,7 +65,7 @@ describe('account limits', () => {
     emulator = await start();
     const client = clientOf(emulator);
     const set = await client.control('PUT', '/limits', { enabled: true, concurrentSubscriptions: 2 });
-    expect(await set.json()).toMatchObject({ enabled: true, concurrentSubscriptions: 2, operationsPerSecond: 10 });
+    expect(await set.json()).toMatchObject({ enabled: true, concurrentSubscriptions: 2, operationsPerSecond: 100 });
     const waiting = [client.subscribe('a'), client.subscribe('b')];
     await waitForWaiting(emulator, 2);
     const refused = await client.subscribe('c');

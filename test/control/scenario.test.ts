@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SettingsError, type RunningEmulator } from '../../emulator/index.js';
 import { parseScenario } from '../../emulator/scenario/load.js';
 import { baseUrlOf, runCli } from '../helpers/cli.js';
-import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start } from './helpers.js';
+import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start, waitForWaiting } from './helpers.js';
 
 // Scenario files: the fixtures validate and apply; --scenario applies one at start and after
 // every reset; a broken file stops the start with a message that names the problem.
@@ -55,11 +55,15 @@ describe('--scenario: the issue example', () => {
     // Message 5 was published on the first page, then the page changed.
     const newPage = emulator.state().topics[0]!.page;
     expect(newPage).toBeGreaterThan(firstPage);
-    const resumed = await itemsOf(await client.subscribe('t', { seq: 6, page: firstPage }, { token }));
-    expect(resumed.items).toEqual([{ discontinuity: { last_topic_sequence: 5, new_topic_sequence: 1, new_sequence_page: newPage } }]);
+    // The new page is empty: the resume waits for its first message, then gets it after a discontinuity.
+    const pending = client.subscribe('t', { seq: 6, page: firstPage }, { token });
+    await waitForWaiting(emulator, 1);
+    await publishMany(emulator, 't', 1);
+    const resumed = await itemsOf(await pending);
+    expect(resumed.items[0]).toEqual({ discontinuity: { last_topic_sequence: 5, new_topic_sequence: 1, new_sequence_page: newPage } });
+    expect(numbersOf(resumed)).toEqual([`d1@${newPage}`, 1]);
 
     // That was the 1st subscribe on t; the 3rd gets 429.
-    await publishMany(emulator, 't', 1);
     expect(numbersOf(await itemsOf(await client.subscribe('t', { seq: 1 }, { token })))).toEqual([1]);
     const third = await client.subscribe('t', { seq: 1 }, { token });
     expect([third.status, third.headers.get('retry-after')]).toEqual([429, '1']);

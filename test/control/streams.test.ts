@@ -21,7 +21,7 @@ async function resetTopic(topic: string, body?: unknown) {
 }
 
 describe('page changes', () => {
-  it('answers every waiting subscriber at once with a discontinuity to the new, greater page (and logs why)', async () => {
+  it("answers every waiting subscriber with a discontinuity to the new, greater page and its first item (and logs why)", async () => {
     await publishMany(emulator, 't', 2);
     const page = emulator.state().topics[0]!.page;
     const info = vi.spyOn(emulator.context.log, 'info');
@@ -31,10 +31,15 @@ describe('page changes', () => {
     expect(reset.status).toBe(200);
     expect(reset.body.previousPage).toBe(page);
     expect(reset.body.page).toBeGreaterThan(page);
+    expect(emulator.state().waitingSubscribers).toHaveLength(2); // they wait for the new page's first message
+    await publishMany(emulator, 't', 1);
     for (const answer of await Promise.all(waiting)) {
-      expect((await itemsOf(answer)).items).toEqual([{ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: reset.body.page } }]);
+      const { items } = await itemsOf(answer);
+      expect(items[0]).toEqual({ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: reset.body.page } });
+      expect(items.slice(1)).toEqual([{ item: expect.objectContaining({ sequence_page: reset.body.page, topic_sequence_number: 1 }) }]);
     }
-    expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(expect.stringMatching(/page change: default-cache\/t .*\(control plane\); 2 waiting subscriber\(s\) answered with a discontinuity/));
+    const logged = expect.stringMatching(/page change: default-cache\/t .*\(control plane\); 2 waiting subscriber\(s\) get a discontinuity with the new page's first message/);
+    expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(logged);
   });
 
   it('resume across a page change: a discontinuity with the new page, then items numbered from 1', async () => {
@@ -60,8 +65,12 @@ describe('page changes', () => {
     expect(state.topics[0]).toMatchObject({ nextSequenceNumber: 1, retainedCount: 0 });
     expect(state.topics[0]!.page).toBeGreaterThan(oldPage);
     expect(state.scheduled.topicResets).toEqual([]);
-    const answer = await itemsOf(await client.subscribe('t', { seq: 4, page: oldPage }));
-    expect(answer.items).toEqual([{ discontinuity: { last_topic_sequence: 3, new_topic_sequence: 1, new_sequence_page: state.topics[0]!.page } }]);
+    const pending = client.subscribe('t', { seq: 4, page: oldPage });
+    await waitForWaiting(emulator, 1);
+    await publishMany(emulator, 't', 1);
+    const answer = await itemsOf(await pending);
+    expect(answer.items[0]).toEqual({ discontinuity: { last_topic_sequence: 3, new_topic_sequence: 1, new_sequence_page: state.topics[0]!.page } });
+    expect(numbersOf(answer)).toEqual([`d1@${state.topics[0]!.page}`, 1]);
   });
 
   it('scheduled after some clock time', async () => {
@@ -195,8 +204,11 @@ describe('reset', () => {
     const reset = (await (await client.control('POST', '/reset')).json()) as { answeredSubscribers: number };
     expect(reset.answeredSubscribers).toBe(2);
     for (const answer of await Promise.all(waiting)) expect(await itemsOf(answer)).toEqual({ items: [] });
-    const next = await itemsOf(await client.subscribe('t', { seq: 4, page: oldPage }));
-    expect(next.items).toHaveLength(1);
+    const pending = client.subscribe('t', { seq: 4, page: oldPage });
+    await waitForWaiting(emulator, 1);
+    await publishMany(emulator, 't', 1);
+    const next = await itemsOf(await pending);
+    expect(next.items).toHaveLength(2);
     const discontinuity = (next.items[0] as { discontinuity: { new_sequence_page: number; new_topic_sequence: number } }).discontinuity;
     expect(discontinuity.new_sequence_page).toBeGreaterThan(oldPage);
     expect(discontinuity.new_topic_sequence).toBe(1);

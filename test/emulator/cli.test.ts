@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 
 const running: CliRun[] = [];
@@ -35,10 +35,20 @@ describe('npx topics-emulator', () => {
     const publishLine = /Publish:\s+(curl .*)/.exec(banner)![1]!;
     expect(publishLine).toContain(`-H 'Authorization: ${KEY}'`);
     const target = /(http:\/\/\S+)$/.exec(publishLine)![1]!;
-    expect((await fetch(target, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(204);
+    // The Subscribe line waits for the next message: the Publish line answers it.
     const subscribeTarget = /Subscribe:.*'(http:\/\/[^']+)'/.exec(banner)![1]!;
-    const body = await (await fetch(subscribeTarget, { headers: { authorization: KEY } })).json();
+    const subscribed = fetch(subscribeTarget, { headers: { authorization: KEY } });
+    await vi.waitFor(async () => {
+      const state = (await (await fetch(`${url}/_emulator/state`)).json()) as { waitingSubscribers: unknown[] };
+      expect(state.waitingSubscribers).toHaveLength(1);
+    }, { timeout: 5000, interval: 20 });
+    expect((await fetch(target, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(204);
+    const body = await (await subscribed).json();
     expect(body.items[0].item.value).toEqual({ text: 'hello' });
+    // The Replay line reads the topic from its start.
+    const replayTarget = /Replay:.*'(http:\/\/[^']+)'/.exec(banner)![1]!;
+    const replayed = await (await fetch(replayTarget, { headers: { authorization: KEY } })).json();
+    expect(replayed.items.map((e: any) => e.item.value)).toEqual([{ text: 'hello' }]);
   });
 
   it('takes flags, environment variables and a YAML config file, flags winning', async () => {

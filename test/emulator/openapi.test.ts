@@ -38,13 +38,16 @@ describe('the OpenAPI documents', () => {
     expect(() => bindHandlers(documents.topics, [...handlers, handlers[0]!])).toThrow(/differ/);
   });
 
-  it('publish takes the four media types, each delivered as the document says', () => {
+  it('publish takes the listed media types and ranges, each delivered as the document says', () => {
     const publish = operationRoutes(documents.topics).find((r) => r.operationId === 'publish')!;
     expect(Object.fromEntries(publish.bodyKinds)).toEqual({
       'text/plain': 'text',
       'application/octet-stream': 'binary',
       'application/json': 'text',
       'application/x-www-form-urlencoded': 'text',
+      'text/*': 'text',
+      'application/*+json': 'text',
+      'octet-stream': 'binary',
     });
   });
 

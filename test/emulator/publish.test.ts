@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let t: TestEmulator;
@@ -26,7 +26,16 @@ describe('publish', () => {
     ['Text/Plain; Charset="UTF-8"', 'text'],
     ['application/json', 'text'],
     ['application/x-www-form-urlencoded', 'text'],
+    ['text/plain;charset=UTF-8', 'text'], // fetch() with a string body
+    ['application/json; charset=utf-8', 'text'],
+    ['APPLICATION/JSON;CHARSET=UTF-8', 'text'],
+    ['application/cloudevents+json', 'text'], // EventBridge API destinations
+    ['application/vnd.api+json; charset=utf-8', 'text'],
+    ['text/markdown', 'text'],
+    ['text/csv; header=present', 'text'],
     ['application/octet-stream', 'binary'],
+    ['octet-stream', 'binary'], // an older page of the provider's docs
+    ['image/png', 'binary'], // not listed: binary, with a warning
   ])('delivers a %s body as %s', async (contentType, kind) => {
     const topic = fresh();
     const body = kind === 'text' ? '{"a":"é"}' : new Uint8Array([0, 255, 128, 10]);
@@ -66,16 +75,46 @@ describe('publish', () => {
     expect(reply.json).toMatchObject({ code: 'unsupported_content_type', message: expect.stringContaining('iso-8859-1') });
   });
 
-  it.each([
-    ['a missing content type', null, /required/],
-    ['an unknown content type', 'image/png', /image\/png/],
-    ['a multipart body', 'multipart/form-data; boundary=x', /multipart/],
-  ])('answers 400 for %s, naming the supported types', async (_what, contentType, mention) => {
-    const reply = await t.publish(C, fresh(), new Uint8Array([1, 2]), { contentType });
+  it('answers 400 for a missing content type', async () => {
+    const reply = await t.publish(C, fresh(), new Uint8Array([1, 2]), { contentType: null });
     expect(reply.status).toBe(400);
     expect(reply.json.code).toBe('unsupported_content_type');
-    expect(reply.json.message).toMatch(mention);
-    expect(reply.json.message).toContain('text/plain');
+    expect(reply.json.message).toMatch(/required/);
+  });
+
+  it('publishes a type it does not list as binary, and warns once per type naming the risk', async () => {
+    const warn = vi.spyOn(t.emulator.context.log, 'warn');
+    const topic = fresh();
+    for (const contentType of ['image/gif', 'IMAGE/GIF; x=1', 'video/mp4']) {
+      expect((await t.publish(C, topic, new Uint8Array([7]), { contentType })).status).toBe(204);
+    }
+    expect((await t.publish(C, topic, new Uint8Array(), { contentType: 'audio/ogg' })).status).toBe(204); // empty body too
+    const warnings = warn.mock.calls.map((call) => String(call[1]));
+    expect(warnings.filter((w) => w.includes("'image/gif'"))).toHaveLength(1);
+    expect(warnings.filter((w) => w.includes("'video/mp4'"))).toHaveLength(1);
+    expect(warnings[0]).toMatch(/published as binary.*live service may refuse it.*--content-types strict/);
+    const items = (await t.subscribe(C, topic, { seq: 1 })).json.items;
+    expect(items.map((i: any) => i.item.value)).toEqual([{ binary: 'Bw==' }, { binary: 'Bw==' }, { binary: 'Bw==' }, { binary: '' }]);
+  });
+
+  it.each([
+    ['an unknown content type', 'image/png', /image\/png/],
+    ['a multipart body', 'multipart/form-data; boundary=x', /multipart/],
+    ['an empty body of an unknown type', 'audio/ogg', /audio\/ogg/],
+  ])('with --content-types strict, answers 400 for %s, naming the supported types', async (what, contentType, mention) => {
+    const strict = await testEmulator({ contentTypes: 'strict' });
+    try {
+      const body = what.includes('empty') ? new Uint8Array() : new Uint8Array([1, 2]);
+      const reply = await strict.publish(C, 'strict', body, { contentType });
+      expect(reply.status).toBe(400);
+      expect(reply.json.code).toBe('unsupported_content_type');
+      expect(reply.json.message).toMatch(mention);
+      expect(reply.json.message).toContain('text/plain');
+      // The listed types and ranges still work.
+      expect((await strict.publish(C, 'strict', '{}', { contentType: 'application/cloudevents+json' })).status).toBe(204);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('accepts a body at the payload limit and answers 413 just over it', async () => {

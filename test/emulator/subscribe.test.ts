@@ -29,18 +29,42 @@ describe('subscribe', () => {
     expect([...pages][0]).toBeGreaterThan(0);
   });
 
-  it('a first request (0, 0) begins at the latest retained message', async () => {
+  it('a first request (0, 0) waits for the next message, never answering one published before it', async () => {
     const topic = fresh();
     await publishAll(topic, 3);
-    const { json } = await t.subscribe(C, topic, { seq: 0, page: 0 });
+    const pending = t.subscribe(C, topic, { seq: 0, page: 0 });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    await t.publish(C, topic, 'm4');
+    const { json } = await pending;
     expect(json.items).toHaveLength(1);
-    expect(json.items[0].item).toMatchObject({ topic_sequence_number: 3, value: { text: 'm3' } });
+    expect(json.items[0].item).toMatchObject({ topic_sequence_number: 4, value: { text: 'm4' } });
   });
 
   it('a first request without any query behaves like (0, 0)', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
-    expect(numbers((await t.subscribe(C, topic)).json.items)).toEqual([2]);
+    const pending = t.subscribe(C, topic);
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    await t.publish(C, topic, 'm3');
+    expect(numbers((await pending).json.items)).toEqual([3]);
+  });
+
+  it("with --first-subscribe latest, a first request answers the latest retained message at once", async () => {
+    const latest = await testEmulator({ firstSubscribe: 'latest' });
+    try {
+      for (const text of ['a', 'b', 'c']) await latest.publish(C, 'latest', text);
+      const { json } = await latest.subscribe(C, 'latest', { seq: 0, page: 0 });
+      expect(json.items).toHaveLength(1);
+      expect(json.items[0].item).toMatchObject({ topic_sequence_number: 3, value: { text: 'c' } });
+    } finally {
+      await latest.close();
+    }
+  });
+
+  it('sequence_number=1 with page 0 reads the current page from its start', async () => {
+    const topic = fresh();
+    await publishAll(topic, 2);
+    expect(numbers((await t.subscribe(C, topic, { seq: 1, page: 0 })).json.items)).toEqual([1, 2]);
   });
 
   it('a first request on an empty topic blocks until a publish, then answers it', async () => {
@@ -81,12 +105,29 @@ describe('subscribe', () => {
     expect(numbers(json.items.slice(1))).toEqual([4, 5, 6]);
   });
 
-  it('a resume ahead of the stream answers a discontinuity alone, pointing at the next number', async () => {
+  it('a resume ahead of the stream waits, then answers a discontinuity to the next number with its item', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
     const page = store().find(C, topic)!.page;
-    const { json } = await t.subscribe(C, topic, { seq: 10, page });
-    expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 9, new_topic_sequence: 3, new_sequence_page: page } }]);
+    const pending = t.subscribe(C, topic, { seq: 10, page });
+    await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
+    await t.publish(C, topic, 'm3');
+    expect((await pending).json.items).toEqual([
+      { discontinuity: { last_topic_sequence: 9, new_topic_sequence: 3, new_sequence_page: page } },
+      { item: { sequence_page: page, topic_sequence_number: 3, value: { text: 'm3' } } },
+    ]);
+  });
+
+  it('with --discontinuity alone, a resume ahead of the stream answers the discontinuity alone, at once', async () => {
+    const alone = await testEmulator({ discontinuity: 'alone' });
+    try {
+      await alone.publish(C, 'ahead', 'm1');
+      const page = alone.emulator.context.store.find(C, 'ahead')!.page;
+      const { json } = await alone.subscribe(C, 'ahead', { seq: 10, page });
+      expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 9, new_topic_sequence: 2, new_sequence_page: page } }]);
+    } finally {
+      await alone.close();
+    }
   });
 
   it('a stale or unknown page answers a discontinuity to the current page, then its messages', async () => {
@@ -98,7 +139,7 @@ describe('subscribe', () => {
     expect(numbers(json.items.slice(1))).toEqual([1, 2]);
   });
 
-  it('after a page change, a waiting subscriber is told at once, and resumes from 1 on the new page', async () => {
+  it('after a page change, a waiting subscriber keeps waiting, then gets the discontinuity with item 1 of the new page', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
     const oldPage = store().find(C, topic)!.page;
@@ -106,11 +147,12 @@ describe('subscribe', () => {
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     const newPage = store().changePage(C, topic);
     expect(newPage).toBeGreaterThan(oldPage);
-    const { json } = await pending;
-    expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: newPage } }]);
+    expect(waitingOn(topic)).toBe(1);
     await t.publish(C, topic, 'after reset');
-    const next = await t.subscribe(C, topic, { seq: 1, page: newPage });
-    expect(next.json.items).toEqual([{ item: { sequence_page: newPage, topic_sequence_number: 1, value: { text: 'after reset' } } }]);
+    expect((await pending).json.items).toEqual([
+      { discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: newPage } },
+      { item: { sequence_page: newPage, topic_sequence_number: 1, value: { text: 'after reset' } } },
+    ]);
   });
 
   it('delivers binary as base64 of the exact bytes', async () => {
