@@ -6,7 +6,8 @@ import type { Counterexample, Finding, Level, Rule } from './rules/types.js';
 import type { Secrets } from './secrets.js';
 import type { RuleState } from './session.js';
 
-export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped';
+/** observed: an observation rule ran and recorded what the endpoint does (in `detail`); never a failure. */
+export type RuleStatus = 'passed' | 'failed' | 'warning' | 'observed' | 'skipped';
 
 export interface ReportedRequest {
   /** `POST /topics/c/t -> 204` */
@@ -29,7 +30,7 @@ export interface RuleResult {
   kind: 'active' | 'response' | 'stream';
   source: string;
   status: RuleStatus;
-  /** Why it was skipped, or a short note on a pass. */
+  /** Why it was skipped, a short note on a pass, or what an observation rule observed. */
   detail?: string;
   findings: ReportedFinding[];
   /** All findings, of which `findings` holds the first few. */
@@ -70,7 +71,7 @@ export function reportRequests(exchanges: Exchange[], secrets: Secrets): Reporte
 }
 
 export function summarize(rules: RuleResult[]): Record<RuleStatus, number> {
-  const summary: Record<RuleStatus, number> = { passed: 0, failed: 0, warning: 0, skipped: 0 };
+  const summary: Record<RuleStatus, number> = { passed: 0, failed: 0, warning: 0, observed: 0, skipped: 0 };
   for (const rule of rules) summary[rule.status] += 1;
   return summary;
 }
@@ -83,7 +84,7 @@ function toFinding(finding: Finding, secrets: Secrets): ReportedFinding {
   return reported;
 }
 
-/** What a rule's state comes to in the report: passed, failed, warning (observed) or skipped. */
+/** What a rule's state comes to in the report: passed, failed, warning (observed), observed (observation) or skipped. */
 export function result(rule: Rule, state: RuleState | undefined, secrets: Secrets): RuleResult {
   const base = {
     id: rule.id,
@@ -97,10 +98,18 @@ export function result(rule: Rule, state: RuleState | undefined, secrets: Secret
   if (state.skipped && state.findings.length === 0) return { ...base, status: 'skipped', detail: state.skipped, findings: [], findingCount: 0 };
   // The same fault seen on many responses: report each message once.
   const unique = [...new Map(state.findings.map((f) => [f.message.replace(/ \(sent by [^)]*\)$/, ''), f])).values()];
+  if (rule.level === 'observation' && rule.kind === 'response' && state.checked > 0) {
+    // What it looks for, seen or not: the findings are the evidence.
+    const seen = unique.length > 0 ? `seen in ${unique.length} of ${state.checked} answer(s)` : `not seen in ${state.checked} answer(s)`;
+    return { ...base, status: 'observed', detail: seen, findings: unique.slice(0, MAX_FINDINGS_SHOWN).map((f) => toFinding(f, secrets)), findingCount: unique.length };
+  }
+  if (rule.level === 'observation' && unique.length === 0 && state.ran && state.detail) {
+    return { ...base, status: 'observed', detail: secrets.redact(state.detail), findings: [], findingCount: 0 };
+  }
   if (unique.length > 0) {
     return {
       ...base,
-      status: rule.level === 'observed' ? 'warning' : 'failed',
+      status: rule.level === 'observed' || rule.level === 'observation' ? 'warning' : 'failed',
       findings: unique.slice(0, MAX_FINDINGS_SHOWN).map((f) => toFinding(f, secrets)),
       findingCount: unique.length,
     };

@@ -62,7 +62,8 @@ export class Session {
   responseProblems(exchange: Exchange): Problem[] {
     const problems: Problem[] = [];
     for (const rule of this.selected) {
-      if (rule.kind !== 'response') continue;
+      // An observation is never a problem: the stream properties judge the contract only.
+      if (rule.kind !== 'response' || rule.level === 'observation') continue;
       for (const message of rule.inspect(exchange, this.contract) ?? []) problems.push({ rule: rule.id, message, exchangeIds: [exchange.id] });
     }
     return problems;

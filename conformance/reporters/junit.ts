@@ -1,5 +1,6 @@
 // JUnit XML for CI: one test suite per rule family, one test case per rule. Failures fail;
-// skipped rules say why; observed-level warnings pass with the warning in system-out.
+// skipped rules say why; observed-level warnings pass with the warning in system-out, and
+// observations pass with what was observed in a property and system-out.
 import type { ConformanceReport, RuleResult } from '../report.js';
 
 function xml(text: string): string {
@@ -30,6 +31,13 @@ function testcase(rule: RuleResult): string {
       return `${open}\n      <failure message="${xml(rule.findings[0]?.message ?? 'failed')}" type="${rule.level}">${xml(details(rule))}</failure>\n    </testcase>`;
     case 'skipped':
       return `${open}\n      <skipped message="${xml(rule.detail ?? 'skipped')}"/>\n    </testcase>`;
+    case 'observed':
+      return [
+        open,
+        `      <properties><property name="observation" value="${xml(rule.detail ?? '')}"/></properties>`,
+        `      <system-out>${xml(`observation (never fails): ${rule.detail ?? ''}\n${details(rule)}`)}</system-out>`,
+        '    </testcase>',
+      ].join('\n');
     case 'warning':
       return `${open}\n      <system-out>${xml(`warning (observed level, does not fail): ${details(rule)}`)}</system-out>\n    </testcase>`;
     default:

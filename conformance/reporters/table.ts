@@ -2,7 +2,7 @@
 // sentence, the minimal scenario, how to replay it, and curl commands that reproduce it.
 import type { ConformanceReport, RuleResult, RuleStatus } from '../report.js';
 
-const LABEL: Record<RuleStatus, string> = { passed: 'pass', failed: 'FAIL', warning: 'warn', skipped: 'skip' };
+const LABEL: Record<RuleStatus, string> = { passed: 'pass', failed: 'FAIL', warning: 'warn', observed: 'seen', skipped: 'skip' };
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -44,16 +44,21 @@ export function renderTable(report: ConformanceReport): string {
     `  ${pad('RESULT', 7)} ${pad('LEVEL', 11)} ${pad('RULE', idWidth)} DETAIL`,
     ...report.rules.map((r) => `  ${pad(LABEL[r.status], 7)} ${pad(r.level, 11)} ${pad(r.id, idWidth)} ${detail(r)}`),
   ];
+  const observed = report.rules.filter((r) => r.status === 'observed');
+  if (observed.length > 0) {
+    lines.push('', 'Observations (what this endpoint does where public sources are silent; never a failure)', '');
+    for (const rule of observed) lines.push(`  ${rule.id}: ${rule.title}`, `    ${rule.detail ?? ''}`);
+  }
   const noteworthy = report.rules.filter((r) => r.status === 'failed' || r.status === 'warning');
   if (noteworthy.length > 0) {
     const replayCommand = `topics-conformance --base-url ${report.target.baseUrl} --cache ${report.target.cache} --token "$TOKEN"`;
     lines.push('', 'Failures and warnings (observed-level warnings never fail the run)', '');
     for (const rule of noteworthy) lines.push(...findingBlock(report, rule, replayCommand), '');
   }
-  const { passed, failed, warning, skipped } = report.summary;
+  const { passed, failed, warning, observed: observations, skipped } = report.summary;
   lines.push(
     '',
-    `${passed} passed, ${failed} failed, ${warning} warning(s), ${skipped} skipped; ${report.requests} requests (${report.throttled} throttled and retried) in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${passed} passed, ${failed} failed, ${warning} warning(s), ${observations} observation(s), ${skipped} skipped; ${report.requests} requests (${report.throttled} throttled and retried) in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return `${lines.join('\n')}\n`;
 }

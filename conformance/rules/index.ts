@@ -4,12 +4,13 @@ import { controlRules } from './control.js';
 import { publishRules } from './publish.js';
 import { responseRules } from './responses.js';
 import { streamRules } from './stream.js';
+import { observationRules } from './observations.js';
 import { subscribeRules } from './subscribe.js';
 import type { Level, Rule } from './types.js';
 
-export const catalogue: Rule[] = [...responseRules, ...publishRules, ...subscribeRules, ...authRules, ...streamRules, ...controlRules];
+export const catalogue: Rule[] = [...responseRules, ...publishRules, ...subscribeRules, ...authRules, ...streamRules, ...controlRules, ...observationRules];
 
-const LEVELS: Level[] = ['documented', 'observed', 'control'];
+const LEVELS: Level[] = ['documented', 'observed', 'control', 'observation'];
 
 function matches(rule: Rule, pattern: string): boolean {
   if ((LEVELS as string[]).includes(pattern)) return rule.level === pattern;

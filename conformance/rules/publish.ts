@@ -1,5 +1,6 @@
 // Publish: one message per POST, raw body, text or binary by Content-Type; 204 on success.
-// The payload limit and the content types beyond the two documented ones are observed.
+// The payload limit and the content types beyond the two documented ones are observed (which
+// other types an endpoint accepts is an observation: observations.ts).
 import { describeValue } from '../elements.js';
 import { firstAnswer, marker, readForward, textBytes } from './helpers.js';
 import type { ActiveRule, RuleContext } from './types.js';
@@ -51,7 +52,7 @@ export const publishRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: 'application/json and form bodies are published as text, unparsed',
-    source: 'service-facts "Publish": "text-like content types in practice reach subscribers as `text`"; OpenAPI x-emulator-text-content-types',
+    source: 'service-facts "Publish": "text-like content types in practice reach subscribers as `text`"; OpenAPI x-emulator-content-types',
     async run(ctx) {
       for (const [contentType, text] of [
         ['application/json', '{"reaction": "👍", "n": 1}'],
@@ -93,14 +94,14 @@ export const publishRules: ActiveRule[] = [
     },
   },
   {
-    id: 'publish.unsupported-content-type-400',
+    id: 'publish.missing-content-type-400',
     kind: 'active',
     level: 'observed',
-    title: 'A missing or unsupported Content-Type answers 400',
-    source: '§4.1 Content-Type "Required: yes"; OpenAPI x-emulator-text-content-types: "Any other or a missing content type: 400 `unsupported_content_type`"',
+    title: 'A publish without a Content-Type answers 400',
+    source: '§4.1 Content-Type "Required: yes"; OpenAPI x-emulator-content-types: "A missing Content-Type is always 400"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
-      for (const contentType of ['image/png', null]) {
+      for (const contentType of [null]) {
         const exchange = await ctx.target.publish(ctx.rule.id, topic, textBytes(marker(ctx, 'content-type')), { contentType });
         ctx.expect(exchange.status === 400, `Content-Type ${contentType ?? '(none)'} answered ${exchange.status ?? exchange.error}`, [exchange]);
       }

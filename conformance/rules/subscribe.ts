@@ -1,6 +1,7 @@
 // Subscribe: the long-poll, first requests, resuming from a number, page 0 and stale pages.
-// What a first request starts from and how resumes outside the retained range are answered
-// are left open by the contract: those rules are observed.
+// How resumes outside the retained range are answered is left open by the contract: those
+// rules are observed. Where a first request starts, and a number ahead of the stream, are
+// observations (observations.ts).
 import { describeValue, sameValue, type MessageValue } from '../elements.js';
 import { stalePage } from '../stream/subscriber.js';
 import { answerOf, firstAnswer, marker, publishOk, readForward, textBytes, textOf } from './helpers.js';
@@ -173,26 +174,6 @@ export const subscribeRules: ActiveRule[] = [
     },
   },
   {
-    id: 'subscribe.first-request-latest',
-    kind: 'active',
-    level: 'observed',
-    title: 'A first request begins at the latest retained message, at once',
-    source: 'service-facts "Subscribe": "sequence_number=0 on the first request: the subscription begins with the latest messages"; OpenAPI x-emulator-first-request',
-    async run(ctx) {
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const texts = ['first', 'second', 'latest'].map((t) => marker(ctx, t));
-      for (const text of texts) await publishOk(ctx, topic, text);
-      const cursor = { n: 0, page: 0 };
-      const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: 1500 });
-      if (exchange.error === 'timeout') {
-        ctx.fail('a first request on a topic with messages waited (it starts after the latest message)', [exchange]);
-        return;
-      }
-      const item = answerOf(exchange, cursor)?.items[0];
-      ctx.expect(item !== undefined && textOf(item) === texts[2], `a first request began with ${item ? describeValue(item.value) : 'nothing'}, not the latest message`, [exchange]);
-    },
-  },
-  {
     id: 'subscribe.stale-page-answer',
     kind: 'active',
     level: 'observed',
@@ -211,26 +192,6 @@ export const subscribeRules: ActiveRule[] = [
       ctx.expect(head.page === first.next.page, `the discontinuity names page ${head.page}; the current page is ${first.next.page}`, [exchange]);
       ctx.expect(head.last === 299, `last_topic_sequence is ${head.last}, not 299 (requested - 1)`, [exchange]);
       ctx.expect(next?.kind === 'item' && next.page === first.next.page, `the discontinuity is not followed by the current page's messages`, [exchange]);
-    },
-  },
-  {
-    id: 'subscribe.ahead-of-next',
-    kind: 'active',
-    level: 'observed',
-    title: 'A number ahead of the stream answers at once a discontinuity back to the next number',
-    source: 'OpenAPI x-emulator-resume: "n ahead of the next number to be published ... answers at once a discontinuity {last_topic_sequence: n-1, new_topic_sequence: <next number>}"',
-    async run(ctx) {
-      const topic = ctx.target.newTopic(ctx.rule.id);
-      const first = await firstAnswer(ctx, topic);
-      if (!first) return;
-      const cursor = { n: first.next.n + 50, page: first.next.page };
-      const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: 1500 });
-      const head = answerOf(exchange, cursor)?.elements[0];
-      ctx.expect(
-        head?.kind === 'discontinuity' && head.next === first.next.n && head.page === first.next.page,
-        `number ${cursor.n} (the next is ${first.next.n}) answered ${exchange.status ?? exchange.error} with ${head ? JSON.stringify(head) : 'nothing'}`,
-        [exchange],
-      );
     },
   },
   {

@@ -13,8 +13,11 @@ import type { Target } from '../target.js';
  * where the contract is silent; reported as a warning, never a failure.
  * control: a documented property checked under conditions only the emulator's control
  * plane can create (page changes, 429s, token expiry, resets); a failure fails the run.
+ * observation: a question public sources leave open (where a first request starts, whether a
+ * discontinuity ever comes alone, which content types are accepted): the rule records what the
+ * endpoint does (`note`), so that one run against the live service settles it; never a failure.
  */
-export type Level = 'documented' | 'observed' | 'control';
+export type Level = 'documented' | 'observed' | 'control' | 'observation';
 
 /** What an active rule needs that the run may not have; without it the rule is skipped. */
 export type Requirement = 'restricted-token' | 'expired-token' | 'control';
@@ -81,7 +84,7 @@ export interface RuleContext {
   fail(message: string, exchanges?: Exchange[]): void;
   /** Records a failure unless `ok`; returns `ok`. */
   expect(ok: boolean, message: string, exchanges?: Exchange[]): boolean;
-  /** A short line shown next to a passing rule. */
+  /** A short line shown next to a passing rule; for an observation rule, what it observed. */
   note(text: string): void;
   skip(reason: string): never;
 }

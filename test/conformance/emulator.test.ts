@@ -45,12 +45,30 @@ describe('conformance suite against the emulator', () => {
     expect(documented.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
     expect(report.requests).toBeGreaterThan(100);
     expect(report.control.available).toBe(true);
+    // The observations describe the emulator's defaults (x-emulator-first-request, -discontinuity, -content-types).
+    const observed = Object.fromEntries(report.rules.filter((r) => r.status === 'observed').map((r) => [r.id, r.detail]));
+    expect(observed).toEqual({
+      'observe.first-request': 'waits for the next message published, and answers it',
+      'observe.ahead-of-stream': expect.stringMatching(/waits; after a publish: discontinuity to \d+@\d+, item \d+$/),
+      'observe.discontinuity-alone': expect.stringMatching(/^not seen in \d+ answer\(s\)$/),
+      'observe.content-types': `accepts ${[
+        'text/plain;charset=UTF-8 as text',
+        'application/json; charset=utf-8 as text',
+        'application/cloudevents+json as text',
+        'text/markdown as text',
+        'octet-stream as binary',
+        'image/png as binary',
+      ].join(', ')}`,
+    });
+    expect(report.summary.observed).toBe(4);
   });
 
   // What the contract leaves open (where a first request starts, retention depth, batch
   // size, the long-poll timeout) must never fail a documented rule.
   it.concurrent.each([
-    ['first requests that wait for the next message', { firstSubscribe: 'next' as const }],
+    ['first requests that answer the latest message at once', { firstSubscribe: 'latest' as const }],
+    ['discontinuities answered alone, at once', { discontinuity: 'alone' as const }],
+    ['unlisted content types refused', { contentTypes: 'strict' as const }],
     ['first requests that start at the oldest message', { firstSubscribe: 'oldest' as const }],
     ['a retention of 3 messages and answers of 1 item', { retention: 3, maxBatch: 1 }],
     ['a 300 ms long-poll timeout', { longPollTimeoutMs: 300 }],
