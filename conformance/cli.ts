@@ -63,7 +63,7 @@ function program(): Command {
     .addOption(option('--shrink-time <seconds>', 'how long a failing stream property may shrink its scenario (default 10)', 'SHRINK_TIME').argParser(integer('--shrink-time')))
     .addOption(option('--rate <per-second>', 'most requests started per second, 0 = no cap (the live default limit is 10)', 'RATE').argParser(integer('--rate')))
     .addOption(option('--concurrency <n>', 'most requests in flight, long-polls included (default 16)', 'CONCURRENCY').argParser(integer('--concurrency')))
-    .addOption(option('--rules <ids>', 'rules to run: ids, globs (auth.*) or a level (documented, observed, control); repeatable', 'RULES').argParser(list))
+    .addOption(option('--rules <ids>', 'rules to run: ids, globs (auth.*) or a level (documented, observed, control, observation); repeatable', 'RULES').argParser(list))
     .addOption(new Option('--list-rules', 'list every rule with its level and contract sentence, and exit'))
     .addOption(option('--report <kind=path>', 'also write junit=PATH or json=PATH (repeatable)', 'REPORT').argParser(list))
     .addOption(option('--replay <token>', 'run exactly one failing scenario again (NAME@SEED:PATH, printed with the failure)', 'REPLAY'))
