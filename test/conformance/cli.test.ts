@@ -73,7 +73,7 @@ describe.concurrent('topics-conformance CLI', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/pass\s+documented\s+auth\.header-accepted/);
     expect(stdout).toMatch(/seed 3, run [0-9a-f]{8}/);
-    expect(stdout).toMatch(/2 passed, 0 failed, 0 warning\(s\), 0 skipped; \d+ requests/);
+    expect(stdout).toMatch(/2 passed, 0 failed, 0 warning\(s\), 0 observation\(s\), 0 skipped; \d+ requests/);
     expect(stdout).not.toContain(emulator.apiKey);
   });
 
