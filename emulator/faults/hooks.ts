@@ -40,7 +40,7 @@ export function serviceHooks(context: EmulatorContext, operation: ServiceOperati
         ? (((request, reply, payload, done) => {
             if ((!faults.watchesDeliveries && !limits.active) || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
             const body = faults.watchesDeliveries ? faults.delivered(request, reply, payload) : payload;
-            if (limits.active && reply.statusCode === 200) limits.delivered(countItems(body));
+            if (limits.active && reply.statusCode === 200) limits.delivered((request.params as { cacheName: string }).cacheName, countItems(body));
             done(null, body);
           }) satisfies onSendHookHandler)
         : undefined,

@@ -9,7 +9,8 @@ import { RateWindow } from './rate-window.js';
 
 // The provider's account limits (service-facts "Limits"), as a profile that can be switched on
 // and tuned: operations per second, where a publish is one and each delivered item one more,
-// and concurrent subscriptions (subscribe requests waiting). Exceeding one answers 429, as the
+// and concurrent subscriptions (subscribe requests waiting), each counted per cache (the
+// quotas page's namespace). Exceeding one answers 429, as the
 // live service does. The payload limit is the hard --payload-limit, enforced by the core (413).
 
 export interface LimitsProfile {
@@ -38,18 +39,31 @@ export class AccountLimits {
   /** The request path checks this before anything else. */
   active: boolean;
   private profile: LimitsProfile;
-  private readonly window: RateWindow;
+  /** One window per cache; caches are known (an unknown one is 404 before the limits). */
+  private readonly windows = new Map<string, RateWindow>();
 
   constructor(
     initial: LimitsProfile,
     private readonly payloadBytes: number,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly waiting: WaitingRequests,
     private readonly log: FastifyBaseLogger,
   ) {
     this.profile = { ...initial };
     this.active = initial.enabled;
-    this.window = new RateWindow(clock);
+  }
+
+  private window(cache: string): RateWindow {
+    let window = this.windows.get(cache);
+    if (window === undefined) this.windows.set(cache, (window = new RateWindow(this.clock)));
+    return window;
+  }
+
+  /** Subscribe requests waiting on the cache's topics (counted only while the limits are on). */
+  private waitingOn(cache: string): number {
+    let count = 0;
+    for (const entry of this.waiting) if (entry.facts.cache === cache) count += 1;
+    return count;
   }
 
   set(change: Partial<LimitsProfile>): LimitsView {
@@ -63,9 +77,10 @@ export class AccountLimits {
     return {
       ...this.profile,
       payloadBytes: this.payloadBytes,
+      // Summed over the caches; each cache has its own limits. Windows share their boundaries.
       usage: {
-        windowStartedAt: new Date(Math.max(0, this.window.startedAt)).toISOString(),
-        operations: this.window.operations,
+        windowStartedAt: new Date(Math.max(0, this.clock.now() - (this.clock.now() % 1000))).toISOString(),
+        operations: [...this.windows.values()].reduce((sum, window) => sum + window.operations, 0),
         subscriptions: this.waiting.size,
       },
     };
@@ -74,26 +89,28 @@ export class AccountLimits {
   /** Counts the request against the limits, or throws the 429 the live service would answer. */
   admit(facts: RequestFacts): void {
     const { operationsPerSecond, concurrentSubscriptions } = this.profile;
-    const operations = this.window.operations;
+    const window = this.window(facts.cache);
+    const operations = window.operations;
     if (facts.operation === 'publish') {
-      if (operations + 1 > operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, this.window.retryAfterSeconds());
-      this.window.add(1);
+      if (operations + 1 > operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, window.retryAfterSeconds());
+      window.add(1);
       return;
     }
-    if (operations >= operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, this.window.retryAfterSeconds());
-    if (this.waiting.size >= concurrentSubscriptions) this.refuse(facts, `${this.waiting.size} concurrent subscriptions (limit ${concurrentSubscriptions})`, 1);
+    if (operations >= operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, window.retryAfterSeconds());
+    const waiting = this.waitingOn(facts.cache);
+    if (waiting >= concurrentSubscriptions) this.refuse(facts, `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`, 1);
   }
 
-  /** Each delivered item is one more operation (it may take the window past the limit). */
-  delivered(items: number): void {
-    if (items > 0) this.window.add(items);
+  /** Each delivered item is one more operation of its cache (it may take the window past the limit). */
+  delivered(cache: string, items: number): void {
+    if (items > 0) this.window(cache).add(items);
   }
 
   /** Counters back to zero and the profile back to `profile` (the emulator's reset). */
   reset(profile: LimitsProfile): void {
     this.profile = { ...profile };
     this.active = profile.enabled;
-    this.window.reset();
+    this.windows.clear();
   }
 
   private refuse(facts: RequestFacts, why: string, retryAfterSeconds: number): never {

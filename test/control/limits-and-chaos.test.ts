@@ -26,6 +26,25 @@ describe('account limits', () => {
     expect(emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 7, concurrentSubscriptions: 1000 });
   });
 
+  it('are counted per cache, as the quotas page counts them per namespace', async () => {
+    emulator = await start({ caches: ['a', 'b'], limits: 'account', limitOperationsPerSecond: 2, limitConcurrentSubscriptions: 1 });
+    emulator.setClock({ mode: 'virtual' });
+    const headers = { authorization: emulator.apiKey, 'content-type': 'text/plain' };
+    const publish = async (cache: string) => (await fetch(`${emulator.url}/topics/${cache}/t`, { method: 'POST', headers, body: 'm' })).status;
+    expect([await publish('a'), await publish('a'), await publish('a')]).toEqual([204, 204, 429]);
+    expect(await publish('b')).toBe(204);
+    const subscribe = (cache: string) => fetch(`${emulator.url}/topics/${cache}/w`, { headers });
+    const waiting = [subscribe('b')];
+    await waitForWaiting(emulator, 1);
+    expect((await subscribe('b')).status).toBe(429); // b's one connection is taken
+    emulator.advanceClock(1000); // a new window for a
+    waiting.push(subscribe('a')); // a's connection is its own
+    await waitForWaiting(emulator, 2);
+    expect(emulator.limits().usage).toMatchObject({ subscriptions: 2 });
+    await clientOf(emulator).control('POST', '/reset');
+    await Promise.all(waiting);
+  });
+
   it('the default plan answers 429 past 100 operations in a second', async () => {
     emulator = await start({ limits: 'account' });
     emulator.setClock({ mode: 'virtual' });
