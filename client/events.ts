@@ -31,7 +31,7 @@ export interface DiscontinuityEvent {
 
 export type TopicEvent = ItemEvent | DiscontinuityEvent;
 
-/** The first request: 0 and 0 ask the service to start at the latest and name the page. */
+/** The first request: 0 and 0 ask the service for what is published next, and name the page. */
 export const FIRST_CURSOR: Readonly<Cursor> = Object.freeze({ sequenceNumber: 0, sequencePage: 0 });
 
 /** One wire element as an event, plus the cursor that follows it. */

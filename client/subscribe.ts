@@ -9,7 +9,7 @@ import type { PollResult } from './poll.js';
 export interface SubscribeOptions {
   /** Ends the subscription: the iterator returns, the poll in flight is aborted. */
   signal?: AbortSignal;
-  /** Where to start; default `{ sequenceNumber: 0, sequencePage: 0 }` (the latest). */
+  /** Where to start; default `{ sequenceNumber: 0, sequencePage: 0 }` (what is published next). */
   from?: Cursor;
   retry?: RetryOptions;
 }
