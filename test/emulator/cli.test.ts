@@ -82,7 +82,8 @@ describe('npx topics-emulator', () => {
   });
 
   it('--allowed-host, --cors-origin and --control-cors-origin (flags and environment) reach the browser guard', async () => {
-    const run = start(['--port', '0', '--allowed-host', 'emulator.test', '--control-cors-origin', 'https://tools.example'], {
+    // A subscribe on an empty topic waits: a short long-poll timeout answers it (200, no items).
+    const run = start(['--port', '0', '--long-poll-timeout', '50', '--allowed-host', 'emulator.test', '--control-cors-origin', 'https://tools.example'], {
       TOPICS_EMULATOR_CORS_ORIGINS: 'https://app.example,https://other.example',
       TOPICS_EMULATOR_ALLOWED_HOSTS: 'ignored.test',
     });
