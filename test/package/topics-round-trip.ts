@@ -37,14 +37,15 @@ export async function subscribe(
 }
 
 /**
- * Publishes one message and reads it back with a first subscribe, then resumes with a long poll
- * that is answered by a second publish: the path every client takes.
+ * Publishes one message and reads it back from the start of the stream (a first request waits for
+ * the next message, so the read resumes at 1 on page 0), then resumes with a long poll that is
+ * answered by a second publish: the path every client takes.
  */
 export async function expectRoundTrip(baseUrl: string, apiKey: string, cache: string, topic: string): Promise<void> {
   const first = await publish(baseUrl, apiKey, cache, topic, 'hello');
   expect(first.status, await peek(first)).toBe(204);
 
-  const [element] = await subscribe(baseUrl, apiKey, cache, topic);
+  const [element] = await subscribe(baseUrl, apiKey, cache, topic, { sequenceNumber: 1, sequencePage: 0 });
   expect(element?.item?.value).toEqual({ text: 'hello' });
   expect(element?.item?.topic_sequence_number).toBe(1);
   const page = element?.item?.sequence_page ?? 0;
