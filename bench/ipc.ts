@@ -39,7 +39,12 @@ export function serveParent(handlers: Handlers): void {
       .then(() => handler(message.args))
       .then(
         (result) => answer({ id: message.id, ok: true, result }),
-        (error: unknown) => answer({ id: message.id, ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+        (error: unknown) =>
+          answer({
+            id: message.id,
+            ok: false,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          }),
       );
   });
 }

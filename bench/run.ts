@@ -37,7 +37,14 @@ interface Arguments {
 }
 
 function parseArguments(argv: string[]): Arguments {
-  const parsed: Arguments = { options: { long: false, runs: 3 }, json: false, jsonPath: undefined, only: undefined, profile: undefined, distDir: undefined };
+  const parsed: Arguments = {
+    options: { long: false, runs: 3 },
+    json: false,
+    jsonPath: undefined,
+    only: undefined,
+    profile: undefined,
+    distDir: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = argv[i + 1];
@@ -51,7 +58,10 @@ function parseArguments(argv: string[]): Arguments {
     } else if (argument === '--runs' && value !== undefined) {
       parsed.options.runs = Math.max(1, Number.parseInt(value, 10));
       i++;
-    } else if (argument === '--profile' && (value === 'publish' || value === 'fanout' || value === 'startup' || value === 'layers')) {
+    } else if (
+      argument === '--profile' &&
+      (value === 'publish' || value === 'fanout' || value === 'startup' || value === 'layers')
+    ) {
       parsed.profile = value;
       i++;
     } else if (argument === '--dist' && value !== undefined) {
@@ -62,7 +72,9 @@ function parseArguments(argv: string[]): Arguments {
       i++;
     } else {
       const names = figures.map((figure) => figure.name).join(',');
-      process.stderr.write(`usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout|startup|layers\n`);
+      process.stderr.write(
+        `usage: npm run bench -- [--json [PATH]] [--long] [--runs N] [--only ${names}] [--dist DIR] | --profile publish|fanout|startup|layers\n`,
+      );
       process.exit(2);
     }
   }
@@ -78,7 +90,8 @@ const oursModule = args.distDir === undefined ? emulatorModule : join(args.distD
 const oursCli = args.distDir === undefined ? emulatorCli : join(args.distDir, 'emulator', 'cli.js');
 const built = existsSync(oursModule) && existsSync(oursCli);
 if (!built) log(`the emulator is not built (${oursModule}): measuring the baselines only; run \`npm run build\``);
-if (machine.loadAverage > machine.cpus / 2) log(`load average ${machine.loadAverage.toFixed(2)} on ${machine.cpus} CPUs: others are busy, figures will be noisy`);
+if (machine.loadAverage > machine.cpus / 2)
+  log(`load average ${machine.loadAverage.toFixed(2)} on ${machine.cpus} CPUs: others are busy, figures will be noisy`);
 
 const swarm = await SwarmProcess.start();
 const context: BenchContext = {
@@ -90,14 +103,17 @@ const context: BenchContext = {
 };
 if (args.profile !== undefined) {
   try {
-    if (context.ours === undefined || context.emulatorCli === undefined) throw new Error('the emulator is not built: nothing to profile');
+    if (context.ours === undefined || context.emulatorCli === undefined)
+      throw new Error('the emulator is not built: nothing to profile');
     if (args.profile === 'layers') {
       process.stdout.write(await layerCosts(context.ours, log));
     } else if (args.profile === 'startup') {
-      for (const contender of [emulatorContender(context.emulatorCli), bFastifyContender()]) process.stdout.write(`${await profileStartup(contender)}\n`);
+      for (const contender of [emulatorContender(context.emulatorCli), bFastifyContender()])
+        process.stdout.write(`${await profileStartup(contender)}\n`);
     } else {
       const baseline: ServerSpec = { kind: args.profile === 'publish' ? 'b-fastify' : 'b-ref' };
-      for (const spec of [context.ours, baseline]) process.stdout.write(`${await profilePath(args.profile, spec, swarm, log)}\n`);
+      for (const spec of [context.ours, baseline])
+        process.stdout.write(`${await profilePath(args.profile, spec, swarm, log)}\n`);
     }
   } finally {
     await swarm.stop();
@@ -120,14 +136,31 @@ try {
       failed = true;
       const message = error instanceof Error ? error.message : String(error);
       log(`${figure.name} failed: ${message}`);
-      rows.push({ figure: figure.name, unit: '', ours: null, baseline: null, baselineName: '—', ratio: null, target: '', pass: false, note: `bench error: ${message}` });
+      rows.push({
+        figure: figure.name,
+        unit: '',
+        ours: null,
+        baseline: null,
+        baselineName: '—',
+        ratio: null,
+        target: '',
+        pass: false,
+        note: `bench error: ${message}`,
+      });
     }
   }
 } finally {
   await swarm.stop();
 }
 
-const report = { machine, options: args.options, emulatorBuilt: built, seconds: (Date.now() - started) / 1000, rows, details };
+const report = {
+  machine,
+  options: args.options,
+  emulatorBuilt: built,
+  seconds: (Date.now() - started) / 1000,
+  rows,
+  details,
+};
 const table = formatTable(rows, machine);
 if (args.json && args.jsonPath === undefined) {
   process.stderr.write(`${table}\n`);

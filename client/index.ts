@@ -69,9 +69,6 @@ export class TopicsClient {
    * errors with backoff (Retry-After honoured); throws other failures.
    */
   subscribe(cache: string, topic: string, options: SubscribeOptions = {}): Subscription {
-    return new Subscription(
-      (cursor, signal) => pollOnce(this.#transport, cache, topic, cursor, signal),
-      options,
-    );
+    return new Subscription((cursor, signal) => pollOnce(this.#transport, cache, topic, cursor, signal), options);
   }
 }

@@ -30,7 +30,8 @@ export interface TransportInit {
 
 export function createTransport(options: TopicsClientOptions): Transport {
   const base = parseBaseUrl(options.baseUrl);
-  if (typeof options.token !== 'string' || options.token === '') throw new TypeError('token must be a non-empty string');
+  if (typeof options.token !== 'string' || options.token === '')
+    throw new TypeError('token must be a non-empty string');
   const tokenIn = options.tokenIn ?? 'header';
   if (tokenIn !== 'header' && tokenIn !== 'query') throw new TypeError(`tokenIn must be 'header' or 'query'`);
   const fetchImpl = options.fetch ?? globalThis.fetch;

@@ -39,7 +39,8 @@ export function parseSubscribeResponse(json: unknown, status: number, body: stri
     const where = `items[${index}]`;
     if (!isRecord(element)) return fail(`${where} is not an object`);
     const hasItem = 'item' in element;
-    if (hasItem === 'discontinuity' in element) return fail(`${where} must hold exactly one of "item" or "discontinuity"`);
+    if (hasItem === 'discontinuity' in element)
+      return fail(`${where} must hold exactly one of "item" or "discontinuity"`);
     if (hasItem) return checkItem(element['item'], `${where}.item`, fail);
     return checkCounters(element['discontinuity'], `${where}.discontinuity`, DISCONTINUITY_FIELDS, fail);
   });
@@ -59,12 +60,7 @@ function checkItem(item: unknown, where: string, fail: (why: string) => never): 
   if (typeof value[member] !== 'string') return fail(`${where}.value.${member} is not a string`);
 }
 
-function checkCounters(
-  target: unknown,
-  where: string,
-  fields: readonly string[],
-  fail: (why: string) => never,
-): void {
+function checkCounters(target: unknown, where: string, fields: readonly string[], fail: (why: string) => never): void {
   if (!isRecord(target)) return fail(`${where} is not an object`);
   for (const field of fields) {
     const n = target[field];

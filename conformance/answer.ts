@@ -59,13 +59,21 @@ export function checkAnswer(cursor: Cursor, elements: Element[]): AnswerProblem[
   for (const element of elements) {
     if (element.kind === 'malformed') {
       if (/both|neither/.test(element.reason)) {
-        problems.push({ rule: 'subscribe.element-exactly-one-member', message: `items[${element.index}]: ${element.reason}`, index: element.index });
+        problems.push({
+          rule: 'subscribe.element-exactly-one-member',
+          message: `items[${element.index}]: ${element.reason}`,
+          index: element.index,
+        });
       }
       continue;
     }
     if (element.kind === 'discontinuity') {
       const next = elements[element.index + 1];
-      if (!misplaced.has(element.index) && next?.kind === 'item' && (next.page !== element.page || next.n !== element.next)) {
+      if (
+        !misplaced.has(element.index) &&
+        next?.kind === 'item' &&
+        (next.page !== element.page || next.n !== element.next)
+      ) {
         problems.push({
           rule: 'discontinuity.next-item-matches',
           message: `discontinuity says delivery continues at (page ${element.page}, number ${element.next}) but the next item is ${at(next)}`,

@@ -23,13 +23,34 @@ function integer(flag: string) {
 }
 
 function list(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 /** Flags named as the options they set. */
 const SAME_NAMED = [
-  'baseUrl', 'token', 'cache', 'restrictedToken', 'expiredToken', 'missingCache', 'seed', 'runs', 'maxRequests',
-  'rate', 'concurrency', 'rules', 'replay', 'payloadLimit', 'control', 'adminKey', 'allowGlobalReset',
+  'baseUrl',
+  'token',
+  'cache',
+  'restrictedToken',
+  'expiredToken',
+  'missingCache',
+  'seed',
+  'runs',
+  'maxRequests',
+  'rate',
+  'concurrency',
+  'rules',
+  'replay',
+  'payloadLimit',
+  'control',
+  'adminKey',
+  'allowGlobalReset',
 ] as const satisfies ReadonlyArray<keyof ConformanceOptions>;
 
 type Flags = Partial<Pick<ConformanceOptions, (typeof SAME_NAMED)[number]>> & {
@@ -47,34 +68,131 @@ type Flags = Partial<Pick<ConformanceOptions, (typeof SAME_NAMED)[number]>> & {
 };
 
 function program(): Command {
-  const option = (flags: string, description: string, env: string) => new Option(flags, description).env(`${ENV}${env}`);
+  const option = (flags: string, description: string, env: string) =>
+    new Option(flags, description).env(`${ENV}${env}`);
   return new Command('topics-conformance')
     .description('Checks a Topics HTTP API endpoint (live, gateway or emulator) against the contract, rule by rule.')
-    .addOption(option('--base-url <url>', 'the endpoint to check (default: start a fresh emulator of this package)', 'BASE_URL'))
+    .addOption(
+      option('--base-url <url>', 'the endpoint to check (default: start a fresh emulator of this package)', 'BASE_URL'),
+    )
     .addOption(option('--token <token>', 'token or API key with publish and subscribe access to --cache', 'TOKEN'))
     .addOption(option('--cache <name>', 'an existing cache; the suite creates its own topics in it', 'CACHE'))
-    .addOption(option('--restricted-token <token>', 'a token for --cache lacking publish access (403 rules)', 'RESTRICTED_TOKEN'))
+    .addOption(
+      option(
+        '--restricted-token <token>',
+        'a token for --cache lacking publish access (403 rules)',
+        'RESTRICTED_TOKEN',
+      ),
+    )
     .addOption(option('--expired-token <token>', 'an expired token (401 rules)', 'EXPIRED_TOKEN'))
-    .addOption(option('--missing-cache <name>', 'a cache name that does not exist (default: a random one)', 'MISSING_CACHE'))
-    .addOption(option('--seed <n>', 'seed of the generated scenarios (default: random, printed)', 'SEED').argParser(integer('--seed')))
-    .addOption(option('--runs <n>', 'generated scenarios per stream property (default 25)', 'RUNS').argParser(integer('--runs')))
-    .addOption(option('--max-requests <n>', 'most requests the run may send (default 20000)', 'MAX_REQUESTS').argParser(integer('--max-requests')))
-    .addOption(option('--time-budget <seconds>', 'start no rule after this long (default 55)', 'TIME_BUDGET').argParser(integer('--time-budget')))
-    .addOption(option('--shrink-time <seconds>', 'how long a failing stream property may shrink its scenario (default 10)', 'SHRINK_TIME').argParser(integer('--shrink-time')))
-    .addOption(option('--rate <per-second>', 'most requests started per second, 0 = no cap (the live default limit is 10)', 'RATE').argParser(integer('--rate')))
-    .addOption(option('--concurrency <n>', 'most requests in flight, long-polls included (default 16)', 'CONCURRENCY').argParser(integer('--concurrency')))
-    .addOption(option('--rules <ids>', 'rules to run: ids, globs (auth.*) or a level (documented, observed, control, observation); repeatable', 'RULES').argParser(list))
+    .addOption(
+      option('--missing-cache <name>', 'a cache name that does not exist (default: a random one)', 'MISSING_CACHE'),
+    )
+    .addOption(
+      option('--seed <n>', 'seed of the generated scenarios (default: random, printed)', 'SEED').argParser(
+        integer('--seed'),
+      ),
+    )
+    .addOption(
+      option('--runs <n>', 'generated scenarios per stream property (default 25)', 'RUNS').argParser(integer('--runs')),
+    )
+    .addOption(
+      option('--max-requests <n>', 'most requests the run may send (default 20000)', 'MAX_REQUESTS').argParser(
+        integer('--max-requests'),
+      ),
+    )
+    .addOption(
+      option('--time-budget <seconds>', 'start no rule after this long (default 55)', 'TIME_BUDGET').argParser(
+        integer('--time-budget'),
+      ),
+    )
+    .addOption(
+      option(
+        '--shrink-time <seconds>',
+        'how long a failing stream property may shrink its scenario (default 10)',
+        'SHRINK_TIME',
+      ).argParser(integer('--shrink-time')),
+    )
+    .addOption(
+      option(
+        '--rate <per-second>',
+        'most requests started per second, 0 = no cap (the live default limit is 10)',
+        'RATE',
+      ).argParser(integer('--rate')),
+    )
+    .addOption(
+      option('--concurrency <n>', 'most requests in flight, long-polls included (default 16)', 'CONCURRENCY').argParser(
+        integer('--concurrency'),
+      ),
+    )
+    .addOption(
+      option(
+        '--rules <ids>',
+        'rules to run: ids, globs (auth.*) or a level (documented, observed, control, observation); repeatable',
+        'RULES',
+      ).argParser(list),
+    )
     .addOption(new Option('--list-rules', 'list every rule with its level and contract sentence, and exit'))
-    .addOption(option('--report <kind=path>', 'also write junit=PATH or json=PATH (repeatable)', 'REPORT').argParser(list))
-    .addOption(option('--replay <token>', 'run exactly one failing scenario again (NAME@SEED:PATH, printed with the failure)', 'REPLAY'))
+    .addOption(
+      option('--report <kind=path>', 'also write junit=PATH or json=PATH (repeatable)', 'REPORT').argParser(list),
+    )
+    .addOption(
+      option(
+        '--replay <token>',
+        'run exactly one failing scenario again (NAME@SEED:PATH, printed with the failure)',
+        'REPLAY',
+      ),
+    )
     .addOption(option('--config <file>', 'JSON or YAML file with these settings (flags and environment win)', 'CONFIG'))
-    .addOption(option('--payload-limit <bytes>', 'largest message the endpoint accepts (default 4096)', 'PAYLOAD_LIMIT').argParser(integer('--payload-limit')))
-    .addOption(option('--poll-timeout <ms>', 'client-side abort of one long-poll before polling again (default 10000)', 'POLL_TIMEOUT').argParser(integer('--poll-timeout')))
-    .addOption(option('--min-long-poll <ms>', 'a subscribe with nothing to deliver may not answer empty sooner (default 250)', 'MIN_LONG_POLL').argParser(integer('--min-long-poll')))
-    .addOption(option('--control <mode>', "the emulator's control plane: auto (detect at /_emulator/health), on, off", 'CONTROL').choices(['auto', 'on', 'off']))
-    .addOption(option('--admin-key <key>', 'X-Emulator-Admin-Key for the control plane, when the emulator asks for one', 'ADMIN_KEY'))
-    .addOption(option('--allow-global-reset', 'let control rules call POST /_emulator/reset (clears that whole emulator)', 'ALLOW_GLOBAL_RESET'))
-    .addOption(option('--compare-base-url <url>', 'differential mode: also run against this endpoint and report differences', 'COMPARE_BASE_URL'))
+    .addOption(
+      option(
+        '--payload-limit <bytes>',
+        'largest message the endpoint accepts (default 4096)',
+        'PAYLOAD_LIMIT',
+      ).argParser(integer('--payload-limit')),
+    )
+    .addOption(
+      option(
+        '--poll-timeout <ms>',
+        'client-side abort of one long-poll before polling again (default 10000)',
+        'POLL_TIMEOUT',
+      ).argParser(integer('--poll-timeout')),
+    )
+    .addOption(
+      option(
+        '--min-long-poll <ms>',
+        'a subscribe with nothing to deliver may not answer empty sooner (default 250)',
+        'MIN_LONG_POLL',
+      ).argParser(integer('--min-long-poll')),
+    )
+    .addOption(
+      option(
+        '--control <mode>',
+        "the emulator's control plane: auto (detect at /_emulator/health), on, off",
+        'CONTROL',
+      ).choices(['auto', 'on', 'off']),
+    )
+    .addOption(
+      option(
+        '--admin-key <key>',
+        'X-Emulator-Admin-Key for the control plane, when the emulator asks for one',
+        'ADMIN_KEY',
+      ),
+    )
+    .addOption(
+      option(
+        '--allow-global-reset',
+        'let control rules call POST /_emulator/reset (clears that whole emulator)',
+        'ALLOW_GLOBAL_RESET',
+      ),
+    )
+    .addOption(
+      option(
+        '--compare-base-url <url>',
+        'differential mode: also run against this endpoint and report differences',
+        'COMPARE_BASE_URL',
+      ),
+    )
     .addOption(option('--compare-token <token>', 'token for --compare-base-url (default: --token)', 'COMPARE_TOKEN'))
     .addOption(option('--compare-cache <name>', 'cache for --compare-base-url (default: --cache)', 'COMPARE_CACHE'))
     .exitOverride()
@@ -89,7 +207,8 @@ function readConfig(path: string): Partial<Flags> {
     throw new UsageError(`cannot read --config ${path}: ${(error as Error).message}`);
   }
   const value: unknown = parseYaml(text); // YAML is a superset of JSON
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--config ${path} must hold an object of settings`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`--config ${path} must hold an object of settings`);
   return value as Partial<Flags>;
 }
 
@@ -107,7 +226,9 @@ function merge(command: Command): Flags {
 }
 
 function listRules(): string {
-  const lines = catalogue.map((rule) => `${rule.id.padEnd(42)} ${rule.level.padEnd(11)} ${rule.title}\n${' '.repeat(55)}${rule.source}`);
+  const lines = catalogue.map(
+    (rule) => `${rule.id.padEnd(42)} ${rule.level.padEnd(11)} ${rule.title}\n${' '.repeat(55)}${rule.source}`,
+  );
   return `${lines.join('\n')}\n${catalogue.length} rules\n`;
 }
 
@@ -151,17 +272,27 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(listRules());
       return 0;
     }
-    for (const spec of flags.report ?? []) if (!/^(junit|json)=.+$/.test(spec)) throw new UsageError(`--report expects junit=PATH or json=PATH, got ${JSON.stringify(spec)}`);
+    for (const spec of flags.report ?? [])
+      if (!/^(junit|json)=.+$/.test(spec))
+        throw new UsageError(`--report expects junit=PATH or json=PATH, got ${JSON.stringify(spec)}`);
     if (!flags.baseUrl) {
       process.stderr.write('No --base-url: starting a fresh topics-emulator to check.\n');
       spawned = await spawnEmulator();
     }
     const options = toOptions(flags, spawned);
     if (flags.compareBaseUrl) {
-      const other: ConformanceOptions = { ...options, baseUrl: flags.compareBaseUrl, token: flags.compareToken ?? options.token, cache: flags.compareCache ?? options.cache };
+      const other: ConformanceOptions = {
+        ...options,
+        baseUrl: flags.compareBaseUrl,
+        token: flags.compareToken ?? options.token,
+        cache: flags.compareCache ?? options.cache,
+      };
       const diff = await runDifferential(options, other);
       process.stdout.write(renderDifferential(diff));
-      writeReports(flags.report ?? [], { junit: () => renderJunit(diff.a), json: () => `${JSON.stringify(diff, null, 2)}\n` });
+      writeReports(flags.report ?? [], {
+        junit: () => renderJunit(diff.a),
+        json: () => `${JSON.stringify(diff, null, 2)}\n`,
+      });
       return diff.exitCode;
     }
     const report = await runConformance(options);
@@ -173,7 +304,9 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`topics-conformance: ${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`topics-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `topics-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return 2;
   } finally {
     await spawned?.stop();

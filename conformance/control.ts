@@ -27,11 +27,16 @@ export interface FaultRule {
 }
 
 /** GET /_emulator/health answering JSON `status: ok` means the emulator's control plane is there. */
-export async function detectControlPlane(target: Target, rule: string): Promise<{ available: boolean; reason: string }> {
+export async function detectControlPlane(
+  target: Target,
+  rule: string,
+): Promise<{ available: boolean; reason: string }> {
   const exchange = await target.control(rule, 'GET', '/_emulator/health');
   const status = (exchange.json as { status?: unknown } | undefined)?.status;
-  if (exchange.status === 200 && status === 'ok') return { available: true, reason: 'GET /_emulator/health answered status ok' };
-  const seen = exchange.status !== undefined ? `answered ${exchange.status}` : `failed (${exchange.error ?? 'no answer'})`;
+  if (exchange.status === 200 && status === 'ok')
+    return { available: true, reason: 'GET /_emulator/health answered status ok' };
+  const seen =
+    exchange.status !== undefined ? `answered ${exchange.status}` : `failed (${exchange.error ?? 'no answer'})`;
   return { available: false, reason: `GET /_emulator/health ${seen}: not the emulator, control-level rules skipped` };
 }
 
@@ -44,10 +49,13 @@ export class ControlPlane {
   private async call(rule: string, method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<Exchange> {
     const exchange = await this.target.control(rule, method, path, body);
     if (exchange.status === 404 || exchange.status === 405 || exchange.status === 501) {
-      throw new ControlUnavailable(`${method} ${path} answered ${exchange.status}: this emulator has no such control endpoint`);
+      throw new ControlUnavailable(
+        `${method} ${path} answered ${exchange.status}: this emulator has no such control endpoint`,
+      );
     }
     if (exchange.status === undefined || exchange.status >= 300) {
-      const detail = exchange.status !== undefined ? `${exchange.status} ${bodyText(exchange).slice(0, 200)}` : exchange.error;
+      const detail =
+        exchange.status !== undefined ? `${exchange.status} ${bodyText(exchange).slice(0, 200)}` : exchange.error;
       throw new ControlUnavailable(`${method} ${path} failed: ${detail}`);
     }
     return exchange;
@@ -55,7 +63,12 @@ export class ControlPlane {
 
   /** Evicts and recreates the topic now: a new page, numbering restarts. */
   async resetTopic(rule: string, cache: string, topic: string): Promise<Exchange> {
-    return this.call(rule, 'POST', `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`, {});
+    return this.call(
+      rule,
+      'POST',
+      `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`,
+      {},
+    );
   }
 
   /** Installs a fault rule; returns its id when the emulator gives one. */
@@ -72,7 +85,8 @@ export class ControlPlane {
   async issueToken(rule: string, permissions: TokenPermission[], ttlSeconds: number): Promise<string> {
     const exchange = await this.call(rule, 'POST', '/_emulator/tokens', { permissions, ttlSeconds });
     const token = (exchange.json as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string' || token.length === 0) throw new ControlUnavailable('POST /_emulator/tokens answered no token');
+    if (typeof token !== 'string' || token.length === 0)
+      throw new ControlUnavailable('POST /_emulator/tokens answered no token');
     this.onIssuedToken(token);
     return token;
   }

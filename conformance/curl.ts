@@ -30,7 +30,8 @@ export function toCurl(exchange: Exchange, secrets: Secrets): string {
     parts.push('-H', quote(`${name}: ${value}`, secrets));
   }
   // curl would otherwise add a form Content-Type to a body sent without one.
-  if (exchange.requestBody !== undefined && !('content-type' in exchange.requestHeaders)) parts.push('-H', '"Content-Type:"');
+  if (exchange.requestBody !== undefined && !('content-type' in exchange.requestHeaders))
+    parts.push('-H', '"Content-Type:"');
   const command = parts.join(' ');
   if (exchange.requestBody === undefined) return command;
   if (exchange.requestBody.length === 0) return `${command} --data-binary ''`;

@@ -46,7 +46,8 @@ class Normalizer {
   page(topic: string, page: number): string {
     if (page === 0) return 'P0';
     const key = `${topic}#${page}`;
-    if (!this.pages.has(key)) this.pages.set(key, `P${[...this.pages.keys()].filter((k) => k.startsWith(`${topic}#`)).length + 1}`);
+    if (!this.pages.has(key))
+      this.pages.set(key, `P${[...this.pages.keys()].filter((k) => k.startsWith(`${topic}#`)).length + 1}`);
     return this.pages.get(key)!;
   }
 
@@ -69,27 +70,37 @@ class Normalizer {
         const decoded = decodeURIComponent(segment);
         if (decoded === cache) return '<cache>';
         if (decoded === missingCache) return '<missing-cache>';
-        return decoded.replace(new RegExp(`^conformance-${runId}-\\d+-`), '<topic:').replace(/^<topic:.*$/, (t) => `${t}>`);
+        return decoded
+          .replace(new RegExp(`^conformance-${runId}-\\d+-`), '<topic:')
+          .replace(/^<topic:.*$/, (t) => `${t}>`);
       })
       .join('/');
     const query = [...url.searchParams.entries()]
-      .map(([name, value]) => `${name}=${name === 'token' ? '<token>' : name === 'sequence_page' ? this.page(topic, Number(value)) : value}`)
+      .map(
+        ([name, value]) =>
+          `${name}=${name === 'token' ? '<token>' : name === 'sequence_page' ? this.page(topic, Number(value)) : value}`,
+      )
       .join('&');
     const auth = exchange.requestHeaders.authorization !== undefined ? ' [Authorization]' : '';
-    const body = exchange.requestBody ? ` body ${exchange.requestBody.length} bytes ${exchange.requestHeaders['content-type'] ?? '(no type)'}` : '';
+    const body = exchange.requestBody
+      ? ` body ${exchange.requestBody.length} bytes ${exchange.requestHeaders['content-type'] ?? '(no type)'}`
+      : '';
     return `${exchange.method} ${path}${query ? `?${query}` : ''}${auth}${body}`;
   }
 
   response(exchange: Exchange): string {
-    if (exchange.status === undefined) return exchange.error === 'timeout' ? 'no answer (still waiting)' : `no answer (${exchange.error})`;
+    if (exchange.status === undefined)
+      return exchange.error === 'timeout' ? 'no answer (still waiting)' : `no answer (${exchange.error})`;
     if (exchange.status === 200 && exchange.operation === 'subscribe') {
       const topic = this.topicOf(exchange);
       const elements = decodeElements(exchange.json);
       if (!elements) return `200 ${mediaType(exchange)} without items`;
       const shown = elements.map((e) => {
         // Values the suite made carry its run id: that part differs by design.
-        if (e.kind === 'item') return `item(${this.page(topic, e.page)},${e.n},${this.ownNames(valueKey(e.value)).slice(0, 48)})`;
-        if (e.kind === 'discontinuity') return `discontinuity(last ${e.last}, next ${e.next}, ${this.page(topic, e.page)})`;
+        if (e.kind === 'item')
+          return `item(${this.page(topic, e.page)},${e.n},${this.ownNames(valueKey(e.value)).slice(0, 48)})`;
+        if (e.kind === 'discontinuity')
+          return `discontinuity(last ${e.last}, next ${e.next}, ${this.page(topic, e.page)})`;
         return 'malformed';
       });
       return `200 [${shown.join(', ')}]`;
@@ -135,8 +146,10 @@ export async function runDifferential(a: ConformanceOptions, b: ConformanceOptio
     compared += 1;
     if (x.response !== y.response) requests.push({ rule: x.rule, request: x.request, a: x.response, b: y.response });
   }
-  const unmatched = [...left.keys()].filter((k) => !right.has(k)).length + [...right.keys()].filter((k) => !left.has(k)).length;
-  const exitCode = rules.length > 0 || requests.length > 0 || first.report.exitCode !== 0 || second.report.exitCode !== 0 ? 1 : 0;
+  const unmatched =
+    [...left.keys()].filter((k) => !right.has(k)).length + [...right.keys()].filter((k) => !left.has(k)).length;
+  const exitCode =
+    rules.length > 0 || requests.length > 0 || first.report.exitCode !== 0 || second.report.exitCode !== 0 ? 1 : 0;
   return { a: first.report, b: second.report, rules, requests, compared, unmatched, exitCode };
 }
 
@@ -160,6 +173,8 @@ export function renderDifferential(report: DifferentialReport): string {
     if (report.requests.length > 60) lines.push(`  (${report.requests.length - 60} more)`);
     lines.push('');
   }
-  lines.push(`${report.rules.length} rule(s) and ${report.requests.length} of ${report.compared} request(s) differ; ${report.unmatched} request(s) sent to only one target`);
+  lines.push(
+    `${report.rules.length} rule(s) and ${report.requests.length} of ${report.compared} request(s) differ; ${report.unmatched} request(s) sent to only one target`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -27,7 +27,8 @@ export function decodeBase64(text: string): Uint8Array | undefined {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isCounter = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isCounter = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 function decodeValue(raw: unknown): DeliveredValue | string {
   if (!isRecord(raw)) return 'value is not an object';
@@ -44,7 +45,9 @@ function decodeElement(raw: unknown, index: number): Element {
   const hasItem = 'item' in raw;
   const hasDiscontinuity = 'discontinuity' in raw;
   if (hasItem === hasDiscontinuity) {
-    const reason = hasItem ? 'element holds both item and discontinuity' : 'element holds neither item nor discontinuity';
+    const reason = hasItem
+      ? 'element holds both item and discontinuity'
+      : 'element holds neither item nor discontinuity';
     return { kind: 'malformed', index, reason, raw };
   }
   if (hasItem) {
@@ -57,10 +60,21 @@ function decodeElement(raw: unknown, index: number): Element {
     return { kind: 'item', index, page: item.sequence_page, n: item.topic_sequence_number, value };
   }
   const d = raw.discontinuity;
-  if (!isRecord(d) || !isCounter(d.last_topic_sequence) || !isCounter(d.new_topic_sequence) || !isCounter(d.new_sequence_page)) {
+  if (
+    !isRecord(d) ||
+    !isCounter(d.last_topic_sequence) ||
+    !isCounter(d.new_topic_sequence) ||
+    !isCounter(d.new_sequence_page)
+  ) {
     return { kind: 'malformed', index, reason: 'discontinuity lacks integer fields', raw };
   }
-  return { kind: 'discontinuity', index, last: d.last_topic_sequence, next: d.new_topic_sequence, page: d.new_sequence_page };
+  return {
+    kind: 'discontinuity',
+    index,
+    last: d.last_topic_sequence,
+    next: d.new_topic_sequence,
+    page: d.new_sequence_page,
+  };
 }
 
 /** The elements of a subscribe body, or undefined when there is no `items` array. */
@@ -90,8 +104,12 @@ export function sameValue(a: DeliveredValue, b: DeliveredValue): boolean {
 
 /** Invisible and direction-changing characters as \u escapes, so a report shows every character. */
 function printable(text: string): string {
-  return text.replace(/[\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufe00-\ufe0f\ufeff\ufff0-\uffff]|\p{Cs}|\p{Co}|\p{Cn}/gu, (c) =>
-    c.codePointAt(0)! > 0xffff ? `\\u{${c.codePointAt(0)!.toString(16)}}` : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  return text.replace(
+    /[\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufe00-\ufe0f\ufeff\ufff0-\uffff]|\p{Cs}|\p{Co}|\p{Cn}/gu,
+    (c) =>
+      c.codePointAt(0)! > 0xffff
+        ? `\\u{${c.codePointAt(0)!.toString(16)}}`
+        : `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
   );
 }
 

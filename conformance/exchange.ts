@@ -52,6 +52,7 @@ export function bodyText(exchange: Exchange): string {
 export function describeExchange(exchange: Exchange, redact: (text: string) => string): string {
   const url = new URL(exchange.url);
   const target = redact(`${url.pathname}${url.search}`);
-  const outcome = exchange.status !== undefined ? String(exchange.status) : `no answer (${exchange.error ?? 'unknown'})`;
+  const outcome =
+    exchange.status !== undefined ? String(exchange.status) : `no answer (${exchange.error ?? 'unknown'})`;
   return `${exchange.method} ${target} -> ${outcome}`;
 }

@@ -2,7 +2,14 @@
 // client's own events), what each subscriber received, and the properties that must hold
 // between the two. It knows nothing of HTTP; the stream runner feeds it.
 import type { Cursor } from './exchange.js';
-import { describeValue, otherEncodings, type DeliveredValue, type Element, type Item, type MessageValue } from './elements.js';
+import {
+  describeValue,
+  otherEncodings,
+  type DeliveredValue,
+  type Element,
+  type Item,
+  type MessageValue,
+} from './elements.js';
 
 export type ModelRule =
   | 'stream.same-order-for-all'
@@ -104,7 +111,8 @@ export class StreamModel {
   received(subscriber: string, cursor: Cursor, elements: Element[], exchangeId: number, stale = false): Receipt {
     const receipt: Receipt = { subscriber, at: this.now(), cursor, stale, elements, exchangeId };
     this.receipts.push(receipt);
-    if (!this.joined.has(subscriber) && elements.some((e) => e.kind !== 'malformed')) this.joined.set(subscriber, receipt.at);
+    if (!this.joined.has(subscriber) && elements.some((e) => e.kind !== 'malformed'))
+      this.joined.set(subscriber, receipt.at);
     return receipt;
   }
 
@@ -144,7 +152,14 @@ export class StreamModel {
         const key = `${element.page}:${element.n}`;
         const known = log.get(key);
         if (!known) {
-          log.set(key, { key, page: element.page, n: element.n, value: element.value, firstAt: receipt.at, exchangeId: receipt.exchangeId });
+          log.set(key, {
+            key,
+            page: element.page,
+            n: element.n,
+            value: element.value,
+            firstAt: receipt.at,
+            exchangeId: receipt.exchangeId,
+          });
         } else if (valueKey(known.value) !== valueKey(element.value)) {
           add({
             rule: 'stream.same-order-for-all',
@@ -227,9 +242,18 @@ export class StreamModel {
    * message but another encoding of one is counted as that message, and reported as a
    * representation difference (observed), not as corruption.
    */
-  private representationKey(entry: Entry, published: Map<string, number>, add: (v: ModelViolation) => void): string | undefined {
+  private representationKey(
+    entry: Entry,
+    published: Map<string, number>,
+    add: (v: ModelViolation) => void,
+  ): string | undefined {
     const { value } = entry;
-    const encoded = value.kind === 'binary' ? value.encoded : value.kind === 'opaque' ? (value.raw as { binary?: unknown }).binary : undefined;
+    const encoded =
+      value.kind === 'binary'
+        ? value.encoded
+        : value.kind === 'opaque'
+          ? (value.raw as { binary?: unknown }).binary
+          : undefined;
     const direct = value.kind === 'opaque' ? undefined : valueKey(value);
     if (direct !== undefined && published.has(direct)) return direct;
     if (typeof encoded === 'string') {
@@ -251,14 +275,21 @@ export class StreamModel {
     const sameKind = this.publishes.filter((p) => p.value.kind === value.kind);
     if (value.kind !== 'text' || sameKind.length === 0) return '';
     const length = value.text.length;
-    const near = sameKind.map((p) => p.value).sort((a, b) => Math.abs((a as { text: string }).text.length - length) - Math.abs((b as { text: string }).text.length - length))[0]!;
+    const near = sameKind
+      .map((p) => p.value)
+      .sort(
+        (a, b) =>
+          Math.abs((a as { text: string }).text.length - length) -
+          Math.abs((b as { text: string }).text.length - length),
+      )[0]!;
     return `; the nearest published value is ${describeValue(near)}`;
   }
 
   /** A message acknowledged (204) before another was sent must come first on its page. */
   private checkOrder(entries: Entry[], assigned: Map<Entry, PublishRecord>, add: (v: ModelViolation) => void): void {
     const byPage = new Map<number, Entry[]>();
-    for (const entry of entries) if (assigned.has(entry)) byPage.set(entry.page, [...(byPage.get(entry.page) ?? []), entry]);
+    for (const entry of entries)
+      if (assigned.has(entry)) byPage.set(entry.page, [...(byPage.get(entry.page) ?? []), entry]);
     for (const list of byPage.values()) {
       for (let i = 0; i < list.length; i += 1) {
         for (let j = i + 1; j < list.length; j += 1) {
@@ -290,13 +321,22 @@ export class StreamModel {
         add({
           rule: 'stream.no-loss',
           message: `${subscriber} never received the last message published (${describeValue(this.sentinel.value)})`,
-          exchangeIds: [this.sentinel.exchangeId ?? 0, ...own.slice(-2).map((r) => r.exchangeId)].filter((id) => id > 0),
+          exchangeIds: [this.sentinel.exchangeId ?? 0, ...own.slice(-2).map((r) => r.exchangeId)].filter(
+            (id) => id > 0,
+          ),
         });
         continue;
       }
       if (joinedAt === undefined) continue;
       const excusedUntil = this.excusedUntil(own);
-      const required = this.publishes.filter((p) => p.outcome === 'acked' && p.start > joinedAt && p.start > excusedUntil && p.start <= end && p.label !== 'nudge');
+      const required = this.publishes.filter(
+        (p) =>
+          p.outcome === 'acked' &&
+          p.start > joinedAt &&
+          p.start > excusedUntil &&
+          p.start <= end &&
+          p.label !== 'nudge',
+      );
       const received = new Map<string, number>();
       const seenKeys = new Set<string>();
       for (const receipt of own) {
@@ -309,7 +349,11 @@ export class StreamModel {
           received.set(key, (received.get(key) ?? 0) + 1);
         }
       }
-      const opaque = own.flatMap((r) => r.elements).filter((e): e is Item => e.kind === 'item' && e.value.kind === 'opaque' && !keys.has(`${e.page}:${e.n}`)).length;
+      const opaque = own
+        .flatMap((r) => r.elements)
+        .filter(
+          (e): e is Item => e.kind === 'item' && e.value.kind === 'opaque' && !keys.has(`${e.page}:${e.n}`),
+        ).length;
       // A corrupted value stands in for the message it replaced: reported once, as corruption.
       let tolerance = opaque + unmatched.length;
       const missing: PublishRecord[] = [];
@@ -323,8 +367,14 @@ export class StreamModel {
       if (missing.length > 0) {
         add({
           rule: 'stream.no-loss',
-          message: `${subscriber} never received ${missing.length} message(s) published after its first answer, with no discontinuity: ${missing.slice(0, 3).map((m) => describeValue(m.value)).join('; ')}`,
-          exchangeIds: [...missing.slice(0, 3).map((m) => m.exchangeId ?? 0), ...own.slice(0, 1).map((r) => r.exchangeId)].filter((id) => id > 0),
+          message: `${subscriber} never received ${missing.length} message(s) published after its first answer, with no discontinuity: ${missing
+            .slice(0, 3)
+            .map((m) => describeValue(m.value))
+            .join('; ')}`,
+          exchangeIds: [
+            ...missing.slice(0, 3).map((m) => m.exchangeId ?? 0),
+            ...own.slice(0, 1).map((r) => r.exchangeId),
+          ].filter((id) => id > 0),
         });
       }
     }

@@ -42,7 +42,9 @@ export interface ConformanceOptions {
   onProgress?: (line: string) => void;
 }
 
-export type ResolvedOptions = Required<Omit<ConformanceOptions, 'restrictedToken' | 'expiredToken' | 'adminKey' | 'replay' | 'onProgress'>> &
+export type ResolvedOptions = Required<
+  Omit<ConformanceOptions, 'restrictedToken' | 'expiredToken' | 'adminKey' | 'replay' | 'onProgress'>
+> &
   Pick<ConformanceOptions, 'restrictedToken' | 'expiredToken' | 'adminKey' | 'replay' | 'onProgress'> & {
     runId: string;
   };
@@ -81,7 +83,8 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   } catch {
     throw new UsageError(`--base-url is not a URL: ${JSON.stringify(options.baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--base-url must be http:// or https://');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError('--base-url must be http:// or https://');
   if (!options.token) throw new UsageError('--token is required (the token or API key to test with)');
   if (!options.cache) throw new UsageError('--cache is required (an existing cache to create test topics in)');
   const runId = randomBytes(4).toString('hex');

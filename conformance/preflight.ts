@@ -14,13 +14,25 @@ export class ConnectionError extends Error {
 }
 
 /** Checks that the target answers and accepts the token, and detects the control plane. */
-export async function preflight(options: ResolvedOptions, target: Target, secrets: Secrets): Promise<{ control: ControlPlane | null; reason: string }> {
+export async function preflight(
+  options: ResolvedOptions,
+  target: Target,
+  secrets: Secrets,
+): Promise<{ control: ControlPlane | null; reason: string }> {
   const health = await target.control('preflight', 'GET', '/_emulator/health');
   if (health.status === undefined) throw new ConnectionError(`cannot reach ${options.baseUrl}: ${health.error}`);
-  const probe = await target.publishText('preflight', target.newTopic('preflight'), `conformance preflight ${options.runId}`);
+  const probe = await target.publishText(
+    'preflight',
+    target.newTopic('preflight'),
+    `conformance preflight ${options.runId}`,
+  );
   if (probe.status === undefined) throw new ConnectionError(`cannot reach ${options.baseUrl}: ${probe.error}`);
-  if (probe.status === 401 || probe.status === 403) throw new ConnectionError(`the token was refused: a publish to cache ${options.cache} answered ${probe.status}`);
-  if (probe.status === 404) throw new ConnectionError(`cache ${options.cache} does not exist (a publish answered 404); pass an existing cache with --cache`);
+  if (probe.status === 401 || probe.status === 403)
+    throw new ConnectionError(`the token was refused: a publish to cache ${options.cache} answered ${probe.status}`);
+  if (probe.status === 404)
+    throw new ConnectionError(
+      `cache ${options.cache} does not exist (a publish answered 404); pass an existing cache with --cache`,
+    );
   if (options.control === 'off') return { control: null, reason: 'switched off with --control off' };
   const plane = new ControlPlane(target, (token) => secrets.addIssued(token));
   if (options.control === 'on') return { control: plane, reason: 'switched on with --control on' };

@@ -64,7 +64,10 @@ export function reportRequests(exchanges: Exchange[], secrets: Secrets): Reporte
   const unique = [...new Map(exchanges.map((e) => [e.id, e])).values()].sort((a, b) => a.id - b.id);
   return unique.slice(0, MAX_REQUESTS_PER_FINDING).map((exchange) => {
     const text = bodyText(exchange);
-    const request: ReportedRequest = { summary: describeExchange(exchange, (t) => secrets.redact(t)), curl: toCurl(exchange, secrets) };
+    const request: ReportedRequest = {
+      summary: describeExchange(exchange, (t) => secrets.redact(t)),
+      curl: toCurl(exchange, secrets),
+    };
     if (text.length > 0) request.response = secrets.redact(text.length > 300 ? `${text.slice(0, 300)}…` : text);
     return request;
   });
@@ -79,8 +82,15 @@ export function summarize(rules: RuleResult[]): Record<RuleStatus, number> {
 const MAX_FINDINGS_SHOWN = 3;
 
 function toFinding(finding: Finding, secrets: Secrets): ReportedFinding {
-  const reported: ReportedFinding = { message: secrets.redact(finding.message), requests: reportRequests(finding.exchanges, secrets) };
-  if (finding.counterexample) reported.counterexample = { ...finding.counterexample, steps: finding.counterexample.steps.map((s) => secrets.redact(s)) };
+  const reported: ReportedFinding = {
+    message: secrets.redact(finding.message),
+    requests: reportRequests(finding.exchanges, secrets),
+  };
+  if (finding.counterexample)
+    reported.counterexample = {
+      ...finding.counterexample,
+      steps: finding.counterexample.steps.map((s) => secrets.redact(s)),
+    };
   return reported;
 }
 
@@ -95,13 +105,23 @@ export function result(rule: Rule, state: RuleState | undefined, secrets: Secret
     ...(state?.durationMs !== undefined ? { durationMs: state.durationMs } : {}),
   };
   if (!state) return { ...base, status: 'skipped', detail: 'not selected', findings: [], findingCount: 0 };
-  if (state.skipped && state.findings.length === 0) return { ...base, status: 'skipped', detail: state.skipped, findings: [], findingCount: 0 };
+  if (state.skipped && state.findings.length === 0)
+    return { ...base, status: 'skipped', detail: state.skipped, findings: [], findingCount: 0 };
   // The same fault seen on many responses: report each message once.
   const unique = [...new Map(state.findings.map((f) => [f.message.replace(/ \(sent by [^)]*\)$/, ''), f])).values()];
   if (rule.level === 'observation' && rule.kind === 'response' && state.checked > 0) {
     // What it looks for, seen or not: the findings are the evidence.
-    const seen = unique.length > 0 ? `seen in ${unique.length} of ${state.checked} answer(s)` : `not seen in ${state.checked} answer(s)`;
-    return { ...base, status: 'observed', detail: seen, findings: unique.slice(0, MAX_FINDINGS_SHOWN).map((f) => toFinding(f, secrets)), findingCount: unique.length };
+    const seen =
+      unique.length > 0
+        ? `seen in ${unique.length} of ${state.checked} answer(s)`
+        : `not seen in ${state.checked} answer(s)`;
+    return {
+      ...base,
+      status: 'observed',
+      detail: seen,
+      findings: unique.slice(0, MAX_FINDINGS_SHOWN).map((f) => toFinding(f, secrets)),
+      findingCount: unique.length,
+    };
   }
   if (rule.level === 'observation' && unique.length === 0 && state.ran && state.detail) {
     return { ...base, status: 'observed', detail: secrets.redact(state.detail), findings: [], findingCount: 0 };
@@ -115,9 +135,29 @@ export function result(rule: Rule, state: RuleState | undefined, secrets: Secret
     };
   }
   if (rule.kind === 'response') {
-    if (state.checked === 0) return { ...base, status: 'skipped', detail: 'no response it applies to was seen', findings: [], findingCount: 0 };
+    if (state.checked === 0)
+      return {
+        ...base,
+        status: 'skipped',
+        detail: 'no response it applies to was seen',
+        findings: [],
+        findingCount: 0,
+      };
     return { ...base, status: 'passed', detail: `${state.checked} response(s) checked`, findings: [], findingCount: 0 };
   }
-  if (!state.ran) return { ...base, status: 'skipped', detail: state.skipped ?? 'did not run (time budget)', findings: [], findingCount: 0 };
-  return { ...base, status: 'passed', ...(state.detail ? { detail: secrets.redact(state.detail) } : {}), findings: [], findingCount: 0 };
+  if (!state.ran)
+    return {
+      ...base,
+      status: 'skipped',
+      detail: state.skipped ?? 'did not run (time budget)',
+      findings: [],
+      findingCount: 0,
+    };
+  return {
+    ...base,
+    status: 'passed',
+    ...(state.detail ? { detail: secrets.redact(state.detail) } : {}),
+    findings: [],
+    findingCount: 0,
+  };
 }

@@ -50,7 +50,11 @@ async function runActive(run: Session, rule: ActiveRule): Promise<void> {
   } catch (error) {
     if (error instanceof RuleSkipped || error instanceof ControlUnavailable) state.skipped = error.message;
     else if (error instanceof BudgetExhausted) state.skipped = error.message;
-    else state.findings.push({ message: `the rule stopped with an error: ${error instanceof Error ? error.message : String(error)}`, exchanges: [] });
+    else
+      state.findings.push({
+        message: `the rule stopped with an error: ${error instanceof Error ? error.message : String(error)}`,
+        exchanges: [],
+      });
   }
 }
 
@@ -96,7 +100,13 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
   if (unknown.length > 0) throw new UsageError(`--rules: no rule matches ${unknown.join(', ')} (see --list-rules)`);
   if (options.replay) {
     const { name } = parseReplay(options.replay);
-    selected = selected.filter((r) => r.kind === 'response' || (name === 'stream' ? r.kind === 'stream' || r.id === 'publish.success-204' || r.id === 'subscribe.success-200' : r.id === CONTROL_STREAM_RULE));
+    selected = selected.filter(
+      (r) =>
+        r.kind === 'response' ||
+        (name === 'stream'
+          ? r.kind === 'stream' || r.id === 'publish.success-204' || r.id === 'subscribe.success-200'
+          : r.id === CONTROL_STREAM_RULE),
+    );
   }
 
   const { control, reason } = await preflight(options, target, secrets);
@@ -117,7 +127,12 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
     if (rule.kind === 'stream') {
       if (!streamDone) {
         streamDone = true;
-        await runStream(run, 'stream', [...streamIds, 'publish.success-204', 'subscribe.success-200'], Math.min(timeLeft() * 0.6, 30_000));
+        await runStream(
+          run,
+          'stream',
+          [...streamIds, 'publish.success-204', 'subscribe.success-200'],
+          Math.min(timeLeft() * 0.6, 30_000),
+        );
       }
     } else if (rule.id === CONTROL_STREAM_RULE) {
       if (!control) state.skipped = 'needs the emulator control plane, which this run does not use';
@@ -148,4 +163,3 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
   };
   return { report, exchanges: sender.exchanges, options };
 }
-

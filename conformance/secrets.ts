@@ -30,7 +30,11 @@ export class Secrets {
     // Longest first, so a secret containing another is replaced whole.
     const entries = [...this.names.entries()].sort((a, b) => b[0].length - a[0].length);
     for (const [value, name] of entries) {
-      for (const form of new Set([value, encodeURIComponent(value), new URLSearchParams({ t: value }).toString().slice(2)])) {
+      for (const form of new Set([
+        value,
+        encodeURIComponent(value),
+        new URLSearchParams({ t: value }).toString().slice(2),
+      ])) {
         out = out.split(form).join(`$${name}`);
       }
     }

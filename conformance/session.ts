@@ -54,7 +54,8 @@ export class Session {
       if (problems === null) continue;
       const state = this.states.get(rule.id)!;
       state.checked += 1;
-      for (const message of problems) state.findings.push({ message: `${message} (sent by ${exchange.rule})`, exchanges: [exchange] });
+      for (const message of problems)
+        state.findings.push({ message: `${message} (sent by ${exchange.rule})`, exchanges: [exchange] });
     }
   }
 
@@ -64,7 +65,8 @@ export class Session {
     for (const rule of this.selected) {
       // An observation is never a problem: the stream properties judge the contract only.
       if (rule.kind !== 'response' || rule.level === 'observation') continue;
-      for (const message of rule.inspect(exchange, this.contract) ?? []) problems.push({ rule: rule.id, message, exchangeIds: [exchange.id] });
+      for (const message of rule.inspect(exchange, this.contract) ?? [])
+        problems.push({ rule: rule.id, message, exchangeIds: [exchange.id] });
     }
     return problems;
   }

@@ -26,9 +26,13 @@ export async function spawnEmulator(timeoutMs = 20_000): Promise<SpawnedEmulator
   const entry = emulatorEntry();
   if (!entry) throw new Error('no --base-url given and no topics-emulator next to the suite to start');
   // Running from sources (tsx), the child needs the same loader flags as this process.
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, entry, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...process.execArgv, entry, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
@@ -37,7 +41,10 @@ export async function spawnEmulator(timeoutMs = 20_000): Promise<SpawnedEmulator
       child.kill('SIGTERM');
     });
   const started = await new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the emulator did not print its base URL within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the emulator did not print its base URL within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const url = /Base URL:\s+(http:\/\/\S+)/.exec(output)?.[1];

@@ -56,11 +56,17 @@ export class Target {
   /** A topic name no one else uses: `conformance-<run>-<n>-<label>`. */
   newTopic(label: string): string {
     this.topics += 1;
-    const safe = label.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40);
+    const safe = label
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .slice(0, 40);
     return `conformance-${this.options.runId}-${this.topics}-${safe}`;
   }
 
-  private auth(placement: AuthPlacement, token: string): { headers: Record<string, string>; query: Array<[string, string]> } {
+  private auth(
+    placement: AuthPlacement,
+    token: string,
+  ): { headers: Record<string, string>; query: Array<[string, string]> } {
     const headers: Record<string, string> = {};
     const query: Array<[string, string]> = [];
     if (placement === 'header' || placement === 'both') headers.Authorization = token;
@@ -97,7 +103,10 @@ export class Target {
   subscribe(rule: string, topic: string, cursor: Cursor | null, options: SubscribeOptions = {}): Promise<Exchange> {
     const { headers, query } = this.auth(options.auth ?? 'header', options.token ?? this.options.token);
     const sequence: Array<[string, string]> = cursor
-      ? [['sequence_number', String(cursor.n)], ['sequence_page', String(cursor.page)]]
+      ? [
+          ['sequence_number', String(cursor.n)],
+          ['sequence_page', String(cursor.page)],
+        ]
       : [];
     return this.sender.send({
       rule,

@@ -1,4 +1,13 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifySchemaCompiler, type FastifyServerOptions, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifySchemaCompiler,
+  type FastifyServerOptions,
+  type FastifyReply,
+  type FastifyRequest,
+  type HookHandlerDoneFunction,
+} from 'fastify';
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
 import { Authenticator, type Principal } from './auth/authenticator.js';
@@ -10,7 +19,13 @@ import { EmulatorControls } from './control/controls.js';
 import { controlHandlers } from './control/index.js';
 import { prepareControlScope } from './control/scope.js';
 import { connectionGuard } from './connection-guard.js';
-import { clientErrorHandler, connectHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
+import {
+  clientErrorHandler,
+  connectHandler,
+  errorHandler,
+  frameworkErrorHandler,
+  notFoundHandler,
+} from './error-handler.js';
 import { EmulatorError } from './errors.js';
 import { EmulatorEvents } from './events.js';
 import { serviceHooks } from './faults/hooks.js';
@@ -47,7 +62,9 @@ export function bindHandlers(document: OpenApiDocument, handlers: OperationHandl
   const missing = routes.filter((r) => !byId.has(r.operationId)).map((r) => r.operationId);
   const extra = [...byId.keys()].filter((id) => !routes.some((r) => r.operationId === id));
   if (missing.length || extra.length || byId.size !== handlers.length) {
-    throw new Error(`operations and handlers differ: missing ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}`);
+    throw new Error(
+      `operations and handlers differ: missing ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}`,
+    );
   }
   return routes.map((route) => ({ route, handler: byId.get(route.operationId)! }));
 }
@@ -61,10 +78,13 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCont
  * plane sets its own compiler (control/scope.ts); no route has a response schema.
  */
 function generatedCompilers(document: OpenApiDocument, generated: Readonly<Record<string, unknown>>): CompilersFactory {
-  const operationIds = new Map(operationRoutes(document).map((route) => [`${route.method} ${route.url}`, route.operationId]));
+  const operationIds = new Map(
+    operationRoutes(document).map((route) => [`${route.method} ${route.url}`, route.operationId]),
+  );
   const validatorCompiler: FastifySchemaCompiler<unknown> = ({ method, url, httpPart }) => {
     const validate = generated[validatorName(operationIds.get(`${method} ${url}`) ?? '', httpPart ?? '')];
-    if (typeof validate !== 'function') throw new Error(`no generated validator for ${method} ${url} ${httpPart}: run npm run openapi:compile`);
+    if (typeof validate !== 'function')
+      throw new Error(`no generated validator for ${method} ${url} ${httpPart}: run npm run openapi:compile`);
     return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   };
   // fastify's types describe Ajv's compile function; a fastify schema compiler is what it calls.
@@ -76,7 +96,12 @@ function generatedCompilers(document: OpenApiDocument, generated: Readonly<Recor
   } as unknown as CompilersFactory;
 }
 
-function registerOperations(scope: FastifyInstance, context: EmulatorContext, document: OpenApiDocument, handlers: OperationHandler[]): void {
+function registerOperations(
+  scope: FastifyInstance,
+  context: EmulatorContext,
+  document: OpenApiDocument,
+  handlers: OperationHandler[],
+): void {
   const { auth, store, faults, limits } = context;
   for (const { route, handler } of bindHandlers(document, handlers)) {
     const access = handler.access;
@@ -110,7 +135,8 @@ function registerOperations(scope: FastifyInstance, context: EmulatorContext, do
           const { cacheName, topicName } = request.params as TopicParams;
           try {
             auth.authorize(request.principal!, access, cacheName, topicName);
-            if (!store.hasCache(cacheName)) throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
+            if (!store.hasCache(cacheName))
+              throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
           } catch (error) {
             return done(error as Error);
           }
@@ -146,7 +172,9 @@ export interface EmulatorApp {
 /** The control document, reduced to its open operations (health) when the control plane is off. */
 function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
   if (settings.controlPlane) return documents.control;
-  const paths = Object.entries(documents.control.paths).filter(([, item]) => Object.values(item).some((op) => Array.isArray((op as { security?: unknown[] })?.security)));
+  const paths = Object.entries(documents.control.paths).filter(([, item]) =>
+    Object.values(item).some((op) => Array.isArray((op as { security?: unknown[] })?.security)),
+  );
   return { ...documents.control, paths: Object.fromEntries(paths) };
 }
 
@@ -178,7 +206,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     schemaController: { compilersFactory: generatedCompilers(documents.topics, topicsValidators) },
   });
   // Node's headersTimeout (60 s) may not exceed a non-zero requestTimeout.
-  if (settings.requestTimeoutMs > 0) app.server.headersTimeout = Math.min(app.server.headersTimeout, settings.requestTimeoutMs);
+  if (settings.requestTimeoutMs > 0)
+    app.server.headersTimeout = Math.min(app.server.headersTimeout, settings.requestTimeoutMs);
   // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
   // ignore an expectation it does not know, so such a request is served as if it had none.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
@@ -208,7 +237,10 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.addHook('onRequest', connectionGuard(browser));
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+      request.log.debug(
+        { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
     });
   }
   const controlDocument = controlDocumentFor(settings);
@@ -219,7 +251,14 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   });
   await app.register(async (scope) => {
     prepareControlScope(scope, settings, controlDocument, log);
-    registerOperations(scope, context, controlDocument, controlHandlers(controls).filter((h) => operationRoutes(controlDocument).some((r) => r.operationId === h.operationId)));
+    registerOperations(
+      scope,
+      context,
+      controlDocument,
+      controlHandlers(controls).filter((h) =>
+        operationRoutes(controlDocument).some((r) => r.operationId === h.operationId),
+      ),
+    );
   });
   return { app, context, controls };
 }

@@ -55,14 +55,16 @@ export function registerBodyParsers(
 function readBareTypes(app: FastifyInstance, bodyKinds: ReadonlyMap<string, BodyKind>): void {
   const bare = new Map<string, string>();
   for (const [mediaType, kind] of bodyKinds) {
-    if (!mediaType.includes('/')) bare.set(mediaType.toLowerCase(), kind === 'text' ? 'text/plain' : 'application/octet-stream');
+    if (!mediaType.includes('/'))
+      bare.set(mediaType.toLowerCase(), kind === 'text' ? 'text/plain' : 'application/octet-stream');
   }
   if (bare.size === 0) return;
   app.addHook('onRequest', (request, _reply, done) => {
     const contentType = request.headers['content-type'];
     if (contentType !== undefined && !contentType.includes('/')) {
       const standard = bare.get(mediaTypeOf(contentType));
-      if (standard !== undefined) request.headers['content-type'] = standard + contentType.slice(mediaTypeOf(contentType).length).trimStart();
+      if (standard !== undefined)
+        request.headers['content-type'] = standard + contentType.slice(mediaTypeOf(contentType).length).trimStart();
     }
     done();
   });

@@ -22,7 +22,8 @@ function wholeNumber(flag: string) {
 function probability(flag: string) {
   return (value: string): number => {
     const n = Number(value.trim());
-    if (!/^\d*\.?\d+$/.test(value.trim()) || n > 1) throw new InvalidArgumentError(`${flag} must be a number from 0 to 1.`);
+    if (!/^\d*\.?\d+$/.test(value.trim()) || n > 1)
+      throw new InvalidArgumentError(`${flag} must be a number from 0 to 1.`);
     return n;
   };
 }
@@ -39,7 +40,13 @@ function duration(plainUnitMs: number) {
 
 /** Repeatable flags collect; their environment variable is a comma-separated list. */
 function list(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> {
@@ -51,7 +58,8 @@ async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> 
   }
   try {
     const value: unknown = parseYaml(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('it must hold an object of settings');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error('it must hold an object of settings');
     return value as Partial<EmulatorSettings>;
   } catch (error) {
     throw new SettingsError(`Cannot parse config file ${path}: ${(error as Error).message}`);
@@ -60,49 +68,97 @@ async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> 
 
 const serverOptions = [
   new Option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)').env(`${ENV}HOST`),
-  new Option('--port <port>', 'port to listen on; 0 picks a free one (default 4545)').env(`${ENV}PORT`).argParser(wholeNumber('--port')),
-  new Option('--cache <name>', 'a cache that exists (repeatable; default default-cache)').env(`${ENV}CACHES`).argParser(list),
-  new Option('--api-key <key>', 'an API key with full access (repeatable; default the dev key)').env(`${ENV}API_KEYS`).argParser(list),
+  new Option('--port <port>', 'port to listen on; 0 picks a free one (default 4545)')
+    .env(`${ENV}PORT`)
+    .argParser(wholeNumber('--port')),
+  new Option('--cache <name>', 'a cache that exists (repeatable; default default-cache)')
+    .env(`${ENV}CACHES`)
+    .argParser(list),
+  new Option('--api-key <key>', 'an API key with full access (repeatable; default the dev key)')
+    .env(`${ENV}API_KEYS`)
+    .argParser(list),
   new Option('--signing-key <secret>', 'HS256 secret for the tokens the emulator signs').env(`${ENV}SIGNING_KEY`),
-  new Option('--payload-limit <bytes>', 'largest message, in bytes (default 4096)').env(`${ENV}PAYLOAD_LIMIT`).argParser(wholeNumber('--payload-limit')),
-  new Option('--retention <count>', 'messages kept per topic for resume (default 100)').env(`${ENV}RETENTION`).argParser(wholeNumber('--retention')),
-  new Option('--max-batch <count>', 'most items in one subscribe response (default 100)').env(`${ENV}MAX_BATCH`).argParser(wholeNumber('--max-batch')),
-  new Option('--long-poll-timeout <duration>', 'how long a subscribe waits with nothing to answer; 0 = forever (default 60s; plain numbers are ms)')
+  new Option('--payload-limit <bytes>', 'largest message, in bytes (default 4096)')
+    .env(`${ENV}PAYLOAD_LIMIT`)
+    .argParser(wholeNumber('--payload-limit')),
+  new Option('--retention <count>', 'messages kept per topic for resume (default 100)')
+    .env(`${ENV}RETENTION`)
+    .argParser(wholeNumber('--retention')),
+  new Option('--max-batch <count>', 'most items in one subscribe response (default 100)')
+    .env(`${ENV}MAX_BATCH`)
+    .argParser(wholeNumber('--max-batch')),
+  new Option(
+    '--long-poll-timeout <duration>',
+    'how long a subscribe waits with nothing to answer; 0 = forever (default 60s; plain numbers are ms)',
+  )
     .env(`${ENV}LONG_POLL_TIMEOUT`)
     .argParser(duration(1)),
-  new Option('--first-subscribe <where>', 'where a first subscribe begins: it waits for the next message (default next)')
+  new Option(
+    '--first-subscribe <where>',
+    'where a first subscribe begins: it waits for the next message (default next)',
+  )
     .env(`${ENV}FIRST_SUBSCRIBE`)
     .choices(['latest', 'next', 'oldest']),
-  new Option('--discontinuity <shape>', 'a discontinuity comes with the item it announces, or alone at once (default with-item)')
+  new Option(
+    '--discontinuity <shape>',
+    'a discontinuity comes with the item it announces, or alone at once (default with-item)',
+  )
     .env(`${ENV}DISCONTINUITY`)
     .choices(['with-item', 'alone']),
-  new Option('--content-types <policy>', 'unlisted content types: published as binary with a warning, or 400 (default lenient)')
+  new Option(
+    '--content-types <policy>',
+    'unlisted content types: published as binary with a warning, or 400 (default lenient)',
+  )
     .env(`${ENV}CONTENT_TYPES`)
     .choices(['lenient', 'strict']),
   new Option('--max-waiting <count>', 'most subscribers waiting at once; one more gets 429 (default 20000)')
     .env(`${ENV}MAX_WAITING`)
     .argParser(wholeNumber('--max-waiting')),
-  new Option('--request-timeout <duration>', 'how long a client may take to send a whole request; then 408; 0 = no limit (default 60s; plain numbers are ms)')
+  new Option(
+    '--request-timeout <duration>',
+    'how long a client may take to send a whole request; then 408; 0 = no limit (default 60s; plain numbers are ms)',
+  )
     .env(`${ENV}REQUEST_TIMEOUT`)
     .argParser(duration(1)),
-  new Option('--cors-origin <origin>', "a web page's origin allowed on the service routes besides local ones, or '*' (repeatable)")
+  new Option(
+    '--cors-origin <origin>',
+    "a web page's origin allowed on the service routes besides local ones, or '*' (repeatable)",
+  )
     .env(`${ENV}CORS_ORIGINS`)
     .argParser(list),
-  new Option('--control-cors-origin <origin>', "a web page's origin allowed on the control plane besides its own pages (repeatable)")
+  new Option(
+    '--control-cors-origin <origin>',
+    "a web page's origin allowed on the control plane besides its own pages (repeatable)",
+  )
     .env(`${ENV}CONTROL_CORS_ORIGINS`)
     .argParser(list),
-  new Option('--allowed-host <host>', "a Host served besides localhost and IP addresses: name, .name (and subdomains) or '*' (repeatable)")
+  new Option(
+    '--allowed-host <host>',
+    "a Host served besides localhost and IP addresses: name, .name (and subdomains) or '*' (repeatable)",
+  )
     .env(`${ENV}ALLOWED_HOSTS`)
     .argParser(list),
-  new Option('--endpoint <host>', 'the endpoint written into portable tokens (default localhost:port)').env(`${ENV}ENDPOINT`),
+  new Option('--endpoint <host>', 'the endpoint written into portable tokens (default localhost:port)').env(
+    `${ENV}ENDPOINT`,
+  ),
   new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .env(`${ENV}LOG_LEVEL`)
     .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  new Option('--config <file>', 'a JSON or YAML file of settings (flags and environment override it)').env(`${ENV}CONFIG`),
-  new Option('--control <on|off>', 'serve the control plane under /_emulator/ (default on; health is always served)').env(`${ENV}CONTROL`).choices(['on', 'off']),
-  new Option('--admin-key <key>', 'the control plane then requires it in X-Emulator-Admin-Key (mandatory beyond loopback)').env(`${ENV}ADMIN_KEY`),
+  new Option('--config <file>', 'a JSON or YAML file of settings (flags and environment override it)').env(
+    `${ENV}CONFIG`,
+  ),
+  new Option('--control <on|off>', 'serve the control plane under /_emulator/ (default on; health is always served)')
+    .env(`${ENV}CONTROL`)
+    .choices(['on', 'off']),
+  new Option(
+    '--admin-key <key>',
+    'the control plane then requires it in X-Emulator-Admin-Key (mandatory beyond loopback)',
+  ).env(`${ENV}ADMIN_KEY`),
   new Option('--scenario <file>', 'a YAML or JSON scenario applied at start and on every reset').env(`${ENV}SCENARIO`),
-  new Option('--limits <plan>', "account limits on, with a plan's quotas: account (100/s), basic (1000/s), pro (10000/s); default off")
+  new Option(
+    '--limits <plan>',
+    "account limits on, with a plan's quotas: account (100/s), basic (1000/s), pro (10000/s); default off",
+  )
     .env(`${ENV}LIMITS`)
     .choices(['off', 'account', 'basic', 'pro']),
   new Option('--limit-ops-per-second <count>', "account limit: operations per second (default the plan's)")
@@ -111,7 +167,9 @@ const serverOptions = [
   new Option('--limit-subscriptions <count>', "account limit: concurrent connections (default the plan's)")
     .env(`${ENV}LIMIT_SUBSCRIPTIONS`)
     .argParser(wholeNumber('--limit-subscriptions')),
-  new Option('--chaos-seed <seed>', 'seeded chaos: a random, replayable mix of faults').env(`${ENV}CHAOS_SEED`).argParser(wholeNumber('--chaos-seed')),
+  new Option('--chaos-seed <seed>', 'seeded chaos: a random, replayable mix of faults')
+    .env(`${ENV}CHAOS_SEED`)
+    .argParser(wholeNumber('--chaos-seed')),
   new Option('--chaos-rate <probability>', 'with --chaos-seed: share of requests that get a fault (default 0.1)')
     .env(`${ENV}CHAOS_RATE`)
     .argParser(probability('--chaos-rate')),
@@ -184,13 +242,20 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
 function controlLines(emulator: RunningEmulator): string[] {
   const { url, settings } = emulator;
   if (!settings.controlPlane) return ['  Control:   off (--control off)'];
-  const lines = [`  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`];
+  const lines = [
+    `  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`,
+  ];
   if (settings.scenario !== undefined) lines.push(`  Scenario:  ${settings.scenario}`);
   if (settings.limits !== 'off') {
     const { operationsPerSecond, concurrentSubscriptions } = limitsProfileOf(settings);
-    lines.push(`  Limits:    ${settings.limits} plan, ${operationsPerSecond} ops/s, ${concurrentSubscriptions} connections`);
+    lines.push(
+      `  Limits:    ${settings.limits} plan, ${operationsPerSecond} ops/s, ${concurrentSubscriptions} connections`,
+    );
   }
-  if (settings.chaosSeed !== undefined) lines.push(`  Chaos:     seed ${settings.chaosSeed}, rate ${settings.chaosRate} (replay with --chaos-seed ${settings.chaosSeed})`);
+  if (settings.chaosSeed !== undefined)
+    lines.push(
+      `  Chaos:     seed ${settings.chaosSeed}, rate ${settings.chaosRate} (replay with --chaos-seed ${settings.chaosSeed})`,
+    );
   return lines;
 }
 
@@ -252,7 +317,11 @@ async function printToken(flags: TokenFlags): Promise<void> {
   if ('problem' in parsed) throw new SettingsError(parsed.problem);
   const endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
   const issued = await issueToken(
-    { permissions: parsed.permissions, ttlSeconds: Math.ceil(flags.ttl / 1000), ...(flags.tokenId ? { tokenId: flags.tokenId } : {}) },
+    {
+      permissions: parsed.permissions,
+      ttlSeconds: Math.ceil(flags.ttl / 1000),
+      ...(flags.tokenId ? { tokenId: flags.tokenId } : {}),
+    },
     signingKeyBytes(settings.signingKey),
     Date.now(),
     endpoint,
@@ -276,10 +345,16 @@ const token = program
   .option('--topic <name>', "topic the token grants, or '*' (default)")
   .option('--topic-prefix <prefix>', 'grant every topic whose name starts with this')
   .addOption(new Option('--role <role>', 'what the token may do').choices([...roles]).default('publishsubscribe'))
-  .addOption(new Option('--ttl <duration>', 'lifetime, at most 25h (plain numbers are seconds)').default(3_600_000, '1h').argParser(duration(1000)))
+  .addOption(
+    new Option('--ttl <duration>', 'lifetime, at most 25h (plain numbers are seconds)')
+      .default(3_600_000, '1h')
+      .argParser(duration(1000)),
+  )
   .option('--token-id <id>', 'an id for the token (at most 64 characters)')
   .action((flags: TokenFlags) => printToken(flags));
-for (const option of serverOptions.filter((o) => ['--signing-key', '--config', '--endpoint', '--host', '--port'].includes(o.long!))) {
+for (const option of serverOptions.filter((o) =>
+  ['--signing-key', '--config', '--endpoint', '--host', '--port'].includes(o.long!),
+)) {
   token.addOption(option);
 }
 

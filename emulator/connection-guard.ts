@@ -36,9 +36,19 @@ export function connectionGuard(browser: BrowserGuard) {
       return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
     }
     const fetchSite = request.headers['sec-fetch-site'];
-    if (origin !== undefined || fetchSite !== undefined || (host !== undefined && hostAllowed !== undefined && !hostAllowed(host))) {
+    if (
+      origin !== undefined ||
+      fetchSite !== undefined ||
+      (host !== undefined && hostAllowed !== undefined && !hostAllowed(host))
+    ) {
       const plane = request.routeOptions.url?.startsWith('/_emulator/') ? 'control' : 'service';
-      const refusal = browser.refusal({ method: request.method, host, origin, fetchSite: fetchSite as string | undefined, plane });
+      const refusal = browser.refusal({
+        method: request.method,
+        host,
+        origin,
+        fetchSite: fetchSite as string | undefined,
+        plane,
+      });
       if (refusal) return done(refusal);
     }
     countAnswer(request, reply, done);
@@ -53,9 +63,13 @@ function countAnswer(request: FastifyRequest, reply: FastifyReply, done: HookHan
   if (depth > PIPELINE_DEPTH) {
     reply.header('connection', 'close');
     return done(
-      new EmulatorError('limit_exceeded', `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`, {
-        'retry-after': '1',
-      }),
+      new EmulatorError(
+        'limit_exceeded',
+        `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,
+        {
+          'retry-after': '1',
+        },
+      ),
     );
   }
   done();

@@ -14,7 +14,9 @@ export function mediaTypeOf(contentType: string): string {
 }
 
 /** Looks a Content-Type up in the document's media types: exact ones first, then the ranges. */
-export function contentTypeClassifier(bodyKinds: ReadonlyMap<string, BodyKind>): (contentType: string) => BodyKind | undefined {
+export function contentTypeClassifier(
+  bodyKinds: ReadonlyMap<string, BodyKind>,
+): (contentType: string) => BodyKind | undefined {
   const exact = new Map<string, BodyKind>();
   const ranges: [RegExp, BodyKind][] = [];
   for (const [mediaType, kind] of bodyKinds) {
@@ -33,7 +35,11 @@ const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\/]/g, '\\$&');
 const classifiers = new WeakMap<ReadonlyMap<string, BodyKind>, (contentType: string) => BodyKind | undefined>();
 
 /** How a publish with this Content-Type is delivered under the policy; 'unsupported' answers 400. */
-export function bodyKindOf(contentType: string, bodyKinds: ReadonlyMap<string, BodyKind>, policy: ContentTypePolicy): BodyKind | 'unsupported' {
+export function bodyKindOf(
+  contentType: string,
+  bodyKinds: ReadonlyMap<string, BodyKind>,
+  policy: ContentTypePolicy,
+): BodyKind | 'unsupported' {
   let classify = classifiers.get(bodyKinds);
   if (classify === undefined) classifiers.set(bodyKinds, (classify = contentTypeClassifier(bodyKinds)));
   return classify(contentType) ?? (policy === 'lenient' ? 'binary' : 'unsupported');

@@ -15,7 +15,10 @@ export function toEmulatorError(error: FastifyError, payloadLimit: number): Emul
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new EmulatorError('payload_too_large', `The message is larger than the payload limit of ${payloadLimit} bytes.`);
+      return new EmulatorError(
+        'payload_too_large',
+        `The message is larger than the payload limit of ${payloadLimit} bytes.`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new EmulatorError('unsupported_content_type');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -49,9 +52,18 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     return sendError(reply, new EmulatorError('invalid_parameter', 'Cache and topic names must not be empty.'));
   }
   if (match) {
-    return sendError(reply.header('allow', 'GET, POST, OPTIONS'), new EmulatorError('method_not_allowed', `${request.method} is not allowed on /topics/{cacheName}/{topicName}: use POST to publish, GET to subscribe.`));
+    return sendError(
+      reply.header('allow', 'GET, POST, OPTIONS'),
+      new EmulatorError(
+        'method_not_allowed',
+        `${request.method} is not allowed on /topics/{cacheName}/{topicName}: use POST to publish, GET to subscribe.`,
+      ),
+    );
   }
-  return sendError(reply, new EmulatorError('route_not_found', `No route for ${request.method} ${redactUrl(request.url).split('?')[0]}.`));
+  return sendError(
+    reply,
+    new EmulatorError('route_not_found', `No route for ${request.method} ${redactUrl(request.url).split('?')[0]}.`),
+  );
 }
 
 /**
@@ -62,9 +74,18 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(reply, new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.'));
+      return sendError(
+        reply,
+        new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.'),
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(reply, new EmulatorError('invalid_parameter', 'A path segment is too long: cache and topic names have at most 255 characters.'));
+      return sendError(
+        reply,
+        new EmulatorError(
+          'invalid_parameter',
+          'A path segment is too long: cache and topic names have at most 255 characters.',
+        ),
+      );
     default:
       return sendError(reply, new EmulatorError('internal_error'));
   }
@@ -75,7 +96,9 @@ function endWithError(socket: Duplex, code: ErrorCode, message: string = errorRe
   if (!socket.writable) return void socket.destroy();
   const { status } = errorRegistry[code];
   const body = JSON.stringify({ code, message });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 const CLIENT_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {

@@ -34,14 +34,23 @@ export const errorRegistry = {
   invalid_request: { status: 400, message: 'The request is malformed.' },
   request_header_too_large: { status: 431, message: 'The request headers are too large.' },
   // What a web page may not do (emulator/security/): README "Security".
-  host_not_allowed: { status: 403, message: 'The Host header names a host the emulator does not serve (DNS rebinding protection).' },
+  host_not_allowed: {
+    status: 403,
+    message: 'The Host header names a host the emulator does not serve (DNS rebinding protection).',
+  },
   origin_not_allowed: { status: 403, message: 'A web page on this origin may not call this route.' },
-  request_timeout: { status: 408, message: 'The request was not received in time: send its headers and body within the request timeout.' },
+  request_timeout: {
+    status: 408,
+    message: 'The request was not received in time: send its headers and body within the request timeout.',
+  },
   // Only a fault rule or chaos answers 503: the contract's table has no such status.
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
   // The control plane's own errors (openapi/control.yaml), never answered on the service routes.
   invalid_body: { status: 400, message: 'The request body is invalid.' },
-  admin_key_required: { status: 401, message: 'The control plane needs the admin key in the X-Emulator-Admin-Key header.' },
+  admin_key_required: {
+    status: 401,
+    message: 'The control plane needs the admin key in the X-Emulator-Admin-Key header.',
+  },
   admin_key_invalid: { status: 403, message: 'The admin key is not valid.' },
   fault_not_found: { status: 404, message: 'No fault rule has this id.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -49,7 +58,12 @@ export const errorRegistry = {
 export type ErrorCode = keyof typeof errorRegistry;
 
 /** Codes only the control plane answers: listed in openapi/control.yaml, not in topics.yaml. */
-export const controlPlaneOnlyCodes: ReadonlySet<ErrorCode> = new Set(['invalid_body', 'admin_key_required', 'admin_key_invalid', 'fault_not_found']);
+export const controlPlaneOnlyCodes: ReadonlySet<ErrorCode> = new Set([
+  'invalid_body',
+  'admin_key_required',
+  'admin_key_invalid',
+  'fault_not_found',
+]);
 
 export interface ErrorBody {
   code: ErrorCode;

@@ -9,7 +9,15 @@ export type EmulatorEvent =
   /** A service or control-plane request was answered (the journal's record; issue "client judge"). */
   | { kind: 'request'; at: number; record: unknown }
   /** A message was numbered and retained. */
-  | { kind: 'published'; at: number; cache: string; topic: string; page: number; sequenceNumber: number; value: EventValue }
+  | {
+      kind: 'published';
+      at: number;
+      cache: string;
+      topic: string;
+      page: number;
+      sequenceNumber: number;
+      value: EventValue;
+    }
   /** A topic was evicted and recreated on a new page. */
   | { kind: 'page-changed'; at: number; cache: string; topic: string; page: number }
   /** A subscriber started waiting on a topic, or stopped (answered, timed out, gone). */

@@ -13,7 +13,14 @@ export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
 export type { Permission, Role } from './auth/permissions.js';
 export type { IssuedToken, TokenRequest } from './auth/tokens.js';
 export type { TopicSnapshot } from './topics/topic.js';
-export type { ClockInput, EmulatorControlApi, EmulatorState, ResetResult, TokenInput, TopicResetInput } from './control/controls.js';
+export type {
+  ClockInput,
+  EmulatorControlApi,
+  EmulatorState,
+  ResetResult,
+  TokenInput,
+  TopicResetInput,
+} from './control/controls.js';
 export type { TokenWithdrawal } from './control/token-withdrawals.js';
 export type { ChaosInput, ChaosKind, ChaosView } from './faults/chaos.js';
 export type { ScheduledTopicReset, TopicReset } from './faults/page-changes.js';

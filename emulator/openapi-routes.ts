@@ -75,7 +75,9 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
         method: method.toUpperCase() as HTTPMethods,
         url: path.replace(/\{(\w+)\}/g, ':$1'),
         schema,
-        bodyKinds: new Map(Object.entries(content).map(([type, media]) => [type, media['x-emulator-delivered-as'] ?? 'binary'])),
+        bodyKinds: new Map(
+          Object.entries(content).map(([type, media]) => [type, media['x-emulator-delivered-as'] ?? 'binary']),
+        ),
       });
     }
   }

@@ -31,7 +31,14 @@ export const settingsSchema = {
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     corsOrigins: { type: 'array', items: origin },
     controlCorsOrigins: { type: 'array', items: origin },
-    allowedHosts: { type: 'array', items: { type: 'string', pattern: '^(\\*|\\.?[^\\s:/*]+)$', description: "a host name without port, '.name' or '*'" } },
+    allowedHosts: {
+      type: 'array',
+      items: {
+        type: 'string',
+        pattern: '^(\\*|\\.?[^\\s:/*]+)$',
+        description: "a host name without port, '.name' or '*'",
+      },
+    },
     endpoint: { type: 'string', minLength: 1 },
     controlPlane: { type: 'boolean' },
     adminKey: { type: 'string', minLength: 8 },

@@ -66,7 +66,9 @@ export interface EmulatorSettings {
 
 /** The support plans of the provider's quotas page (service-facts "Limits"); 'account' is the default plan. */
 export type LimitTier = 'account' | 'basic' | 'pro';
-export const LIMIT_TIERS: Readonly<Record<LimitTier, { operationsPerSecond: number; concurrentSubscriptions: number }>> = {
+export const LIMIT_TIERS: Readonly<
+  Record<LimitTier, { operationsPerSecond: number; concurrentSubscriptions: number }>
+> = {
   account: { operationsPerSecond: 100, concurrentSubscriptions: 100 },
   basic: { operationsPerSecond: 1_000, concurrentSubscriptions: 1_000 },
   pro: { operationsPerSecond: 10_000, concurrentSubscriptions: 10_000 },

@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 function readVersion(): string {
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'topics-emulator' && pkg.version) return pkg.version;
     } catch {
       // not at this level

@@ -14,7 +14,10 @@ export async function compileDocument(name: (typeof documents)[number]): Promise
   const source = parse(readFileSync(`${root}openapi/${name}.yaml`, 'utf8')) as Record<string, unknown>;
   await SwaggerParser.validate(structuredClone(source) as never);
   const resolved = await SwaggerParser.dereference(source as never);
-  const generated = { 'x-generated': `Generated from openapi/${name}.yaml by 'npm run openapi:compile'. Do not edit.`, ...resolved };
+  const generated = {
+    'x-generated': `Generated from openapi/${name}.yaml by 'npm run openapi:compile'. Do not edit.`,
+    ...resolved,
+  };
   return `${JSON.stringify(generated, null, 2)}\n`;
 }
 
@@ -23,7 +26,8 @@ export function scenarioSchema(compiledControl: string): string {
   const document = JSON.parse(compiledControl) as { components: { schemas: { Scenario: Record<string, unknown> } } };
   const schema = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $comment: "Generated from openapi/control.yaml (components.schemas.Scenario) by 'npm run openapi:compile'. Do not edit.",
+    $comment:
+      "Generated from openapi/control.yaml (components.schemas.Scenario) by 'npm run openapi:compile'. Do not edit.",
     title: 'topics-emulator scenario',
     ...document.components.schemas.Scenario,
   };

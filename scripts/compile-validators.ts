@@ -14,7 +14,9 @@ import { settingsSchema } from '../emulator/settings-schema.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv } = require('ajv') as typeof import('ajv');
-const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: AjvInstance, exports: Record<string, string>) => string }).default;
+const standaloneCode = (
+  require('ajv/dist/standalone') as { default: (ajv: AjvInstance, exports: Record<string, string>) => string }
+).default;
 const addFormats = require('ajv-formats') as (ajv: AjvInstance) => AjvInstance;
 /** What fastify's default validator compiler passes to Ajv (it adds ajv-formats too). */
 export const fastifyAjvOptions = require('@fastify/ajv-compiler/lib/default-ajv-options.js') as Options;

@@ -49,7 +49,12 @@ export interface Fault {
 
 /** A token request (POST /_emulator/tokens). */
 export interface TokenRequest {
-  permissions: Array<{ role: 'publishsubscribe' | 'subscribeonly' | 'publishonly'; cache: string; topic?: string; topicPrefix?: string }>;
+  permissions: Array<{
+    role: 'publishsubscribe' | 'subscribeonly' | 'publishonly';
+    cache: string;
+    topic?: string;
+    topicPrefix?: string;
+  }>;
   ttlSeconds?: number;
   tokenId?: string;
 }
@@ -123,7 +128,9 @@ export class TopicsEmulatorContainer extends GenericContainer {
     if (this.exposedPorts.length === 0) this.withExposedPorts(TOPICS_EMULATOR_PORT);
     if (this.waitStrategy === undefined) {
       // abortOnContainerExit: a configuration error ends the container; say so at once, not after the timeout.
-      this.withWaitStrategy(Wait.forHttp('/_emulator/health', TOPICS_EMULATOR_PORT, { abortOnContainerExit: true }).forStatusCode(200));
+      this.withWaitStrategy(
+        Wait.forHttp('/_emulator/health', TOPICS_EMULATOR_PORT, { abortOnContainerExit: true }).forStatusCode(200),
+      );
     }
     if (this.startupTimeoutMs === undefined) this.withStartupTimeout(60_000);
   }
@@ -183,7 +190,11 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
 
   /** Evicts and recreates a topic (a page change), now or when scheduled. */
   public async resetTopic(cache: string, topic: string, schedule?: TopicResetSchedule): Promise<ControlAnswer> {
-    return this.control('POST', `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`, schedule);
+    return this.control(
+      'POST',
+      `/_emulator/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}/reset`,
+      schedule,
+    );
   }
 
   /** Adds a fault rule; the answer carries its id. */
@@ -216,12 +227,20 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
 
   /** Every token with this id expires (401 expired_token), now or after `afterMs` of clock time. */
   public async expireToken(tokenId: string, afterMs?: number): Promise<ControlAnswer> {
-    return this.control('POST', `/_emulator/tokens/${encodeURIComponent(tokenId)}/expire`, afterMs === undefined ? undefined : { afterMs });
+    return this.control(
+      'POST',
+      `/_emulator/tokens/${encodeURIComponent(tokenId)}/expire`,
+      afterMs === undefined ? undefined : { afterMs },
+    );
   }
 
   /** Every token with this id is revoked (401 invalid_token), now or after `afterMs` of clock time. */
   public async revokeToken(tokenId: string, afterMs?: number): Promise<ControlAnswer> {
-    return this.control('POST', `/_emulator/tokens/${encodeURIComponent(tokenId)}/revoke`, afterMs === undefined ? undefined : { afterMs });
+    return this.control(
+      'POST',
+      `/_emulator/tokens/${encodeURIComponent(tokenId)}/revoke`,
+      afterMs === undefined ? undefined : { afterMs },
+    );
   }
 
   /** Any other control-plane call: the admin key is sent, JSON in and out. */
@@ -244,7 +263,11 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
     if (!response.ok) {
       const code = typeof json['code'] === 'string' ? json['code'] : undefined;
       const message = typeof json['message'] === 'string' ? json['message'] : text;
-      throw new ControlPlaneError(response.status, code, `${method} ${path} -> ${response.status} ${code ?? ''}: ${message}`);
+      throw new ControlPlaneError(
+        response.status,
+        code,
+        `${method} ${path} -> ${response.status} ${code ?? ''}: ${message}`,
+      );
     }
     return json;
   }

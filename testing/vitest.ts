@@ -71,7 +71,8 @@ export async function resetTopicsEmulator(url: string, adminKey?: string): Promi
     method: 'POST',
     headers: adminKey ? { 'x-emulator-admin-key': adminKey } : {},
   });
-  if (!response.ok) throw new Error(`resetting the emulator at ${url} failed: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`resetting the emulator at ${url} failed: ${response.status} ${await response.text()}`);
 }
 
 declare module 'vitest' {

@@ -37,7 +37,9 @@ export function buildBRef(options: BRefOptions = {}): FastifyInstance {
     const replies = waiting.get(key);
     waiting.delete(key);
     if (replies !== undefined) {
-      const page = { items: [{ item: { sequence_page: 1, topic_sequence_number: sequence, value: { text: request.body } } }] };
+      const page = {
+        items: [{ item: { sequence_page: 1, topic_sequence_number: sequence, value: { text: request.body } } }],
+      };
       for (const parked of replies) parked.send(page);
     }
     reply.code(204).send();

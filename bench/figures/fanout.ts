@@ -2,7 +2,15 @@ import { devCredentials, Publisher } from '../load/publisher.js';
 import type { SwarmProcess } from '../load/swarm-process.js';
 import { ServerProcess } from '../servers/server-process.js';
 import { median } from '../stats.js';
-import { ratioOf, runOrder, withSettings, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
+import {
+  ratioOf,
+  runOrder,
+  withSettings,
+  type BenchContext,
+  type Figure,
+  type FigureResult,
+  type Row,
+} from './figure.js';
 
 // Fan-out and publish acknowledgement with N waiting subscribers. The swarm parks N subscribers
 // on one fresh topic, each re-polling after every delivery; once the server holds all N, the
@@ -23,14 +31,27 @@ interface Sample {
   lastDeliveryMs: number;
 }
 
-async function round(server: ServerProcess, swarm: SwarmProcess, subscribers: number, label: string): Promise<Sample[]> {
+async function round(
+  server: ServerProcess,
+  swarm: SwarmProcess,
+  subscribers: number,
+  label: string,
+): Promise<Sample[]> {
   const publisher = new Publisher(server.url, devCredentials);
   const topic = `fanout-${label}`;
   const alreadyInFlight = await server.inflight();
   const samples: Sample[] = [];
   try {
     if (subscribers > 0) {
-      await swarm.park({ url: server.url, cacheName: devCredentials.cacheName, topics: [topic], count: subscribers, headers: { authorization: devCredentials.apiKey }, follow: true, repollAfter: subscribers });
+      await swarm.park({
+        url: server.url,
+        cacheName: devCredentials.cacheName,
+        topics: [topic],
+        count: subscribers,
+        headers: { authorization: devCredentials.apiKey },
+        follow: true,
+        repollAfter: subscribers,
+      });
     }
     const iterations = subscribers > 0 ? iterationsPerRound : zeroSubscriberPublishes + 1;
     for (let i = 0; i < iterations; i++) {
@@ -41,7 +62,8 @@ async function round(server: ServerProcess, swarm: SwarmProcess, subscribers: nu
       let lastDeliveryMs = 0;
       if (subscribers > 0) {
         const delivery = await swarm.waitDelivered(text, subscribers, 60_000);
-        if (!delivery.complete) throw new Error(`${server.kind}: only ${delivery.count} of ${subscribers} subscribers received ${text}`);
+        if (!delivery.complete)
+          throw new Error(`${server.kind}: only ${delivery.count} of ${subscribers} subscribers received ${text}`);
         lastDeliveryMs = delivery.lastAt - ack.sentAt;
       }
       if (i > 0) samples.push({ ackMs: ack.ackAt - ack.sentAt, serverAckMs, lastDeliveryMs });
@@ -106,7 +128,8 @@ export const fanout: Figure = {
         pass: ratio === null ? null : ratio <= 1.5,
       });
     }
-    const growth = (server: ServerProcess | undefined): number | null => ratioOf(pick(server, 5_000, 'lastDeliveryMs'), pick(server, 1_000, 'lastDeliveryMs'));
+    const growth = (server: ServerProcess | undefined): number | null =>
+      ratioOf(pick(server, 5_000, 'lastDeliveryMs'), pick(server, 1_000, 'lastDeliveryMs'));
     const oursGrowth = growth(ours);
     rows.push({
       figure: 'fan-out growth, 5,000 vs 1,000 subscribers',

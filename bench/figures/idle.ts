@@ -5,7 +5,15 @@ import type { SwarmProcess } from '../load/swarm-process.js';
 import { ServerProcess, type LoopDelay } from '../servers/server-process.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
-import { ratioOf, runOrder, withSettings, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
+import {
+  ratioOf,
+  runOrder,
+  withSettings,
+  type BenchContext,
+  type Figure,
+  type FigureResult,
+  type Row,
+} from './figure.js';
 
 // Idle long-polls held: N subscribers wait on 100 topics for a while, then one publish per topic
 // must reach every one of them. Measured in the server's process: the memory each waiting
@@ -37,7 +45,14 @@ function subscribersOn(topic: number, total: number): number {
 
 async function warmUp(server: ServerProcess, swarm: SwarmProcess): Promise<void> {
   const publisher = new Publisher(server.url, devCredentials);
-  await swarm.park({ url: server.url, cacheName: devCredentials.cacheName, topics: ['idle-warm-up'], count: 200, headers: { authorization: devCredentials.apiKey }, follow: false });
+  await swarm.park({
+    url: server.url,
+    cacheName: devCredentials.cacheName,
+    topics: ['idle-warm-up'],
+    count: 200,
+    headers: { authorization: devCredentials.apiKey },
+    follow: false,
+  });
   await server.waitInflight(200, 30_000);
   await publisher.publishOk('idle-warm-up', 'warm');
   await swarm.waitDelivered('warm', 200, 10_000);
@@ -45,7 +60,14 @@ async function warmUp(server: ServerProcess, swarm: SwarmProcess): Promise<void>
   await swarm.reset();
 }
 
-async function holdOnce(spec: ServerSpec, swarm: SwarmProcess, run: number, count: number, holdMs: number, log: (message: string) => void): Promise<Sample> {
+async function holdOnce(
+  spec: ServerSpec,
+  swarm: SwarmProcess,
+  run: number,
+  count: number,
+  holdMs: number,
+  log: (message: string) => void,
+): Promise<Sample> {
   const server = await ServerProcess.start(spec);
   const publisher = new Publisher(server.url, devCredentials);
   try {
@@ -53,7 +75,14 @@ async function holdOnce(spec: ServerSpec, swarm: SwarmProcess, run: number, coun
     await server.waitInflight(0, 10_000);
     const before = await server.memory();
     const topics = Array.from({ length: topicCount }, (_, k) => `idle-${run}-${k}`);
-    await swarm.park({ url: server.url, cacheName: devCredentials.cacheName, topics, count, headers: { authorization: devCredentials.apiKey }, follow: false });
+    await swarm.park({
+      url: server.url,
+      cacheName: devCredentials.cacheName,
+      topics,
+      count,
+      headers: { authorization: devCredentials.apiKey },
+      follow: false,
+    });
     await server.waitInflight(count, 60_000);
     const parked = await server.memory();
     await server.startLoopDelay();
@@ -68,7 +97,9 @@ async function holdOnce(spec: ServerSpec, swarm: SwarmProcess, run: number, coun
     }
     const stats = await swarm.stats();
     const held = Math.min(stillWaiting, delivered);
-    log(`idle: ${spec.kind} run ${run + 1}: ${held}/${count} held and delivered, ${stats.errors} errors, loop delay p99 ${loopDelay.p99.toFixed(2)} ms`);
+    log(
+      `idle: ${spec.kind} run ${run + 1}: ${held}/${count} held and delivered, ${stats.errors} errors, loop delay p99 ${loopDelay.p99.toFixed(2)} ms`,
+    );
     return {
       held,
       errors: stats.errors + (count - held),
@@ -90,8 +121,12 @@ export const idle: Figure = {
     const holdMs = context.options.long ? 60_000 : 5_000;
     const runs = context.options.long ? 1 : 2;
     const limit = openFilesLimit();
-    const count = Number.isFinite(limit) && wanted + 1_000 > limit ? Math.floor((limit - 1_000) / 1_000) * 1_000 : wanted;
-    const capped = count < wanted ? `${wanted.toLocaleString('en')} not runnable here: open-files limit ${limit}; held ${count.toLocaleString('en')}` : undefined;
+    const count =
+      Number.isFinite(limit) && wanted + 1_000 > limit ? Math.floor((limit - 1_000) / 1_000) * 1_000 : wanted;
+    const capped =
+      count < wanted
+        ? `${wanted.toLocaleString('en')} not runnable here: open-files limit ${limit}; held ${count.toLocaleString('en')}`
+        : undefined;
     // Nothing may time out or be refused while held: no long-poll timeout, and room for all.
     const ours = withSettings(context.ours, { longPollTimeoutMs: 0, maxWaitingSubscribers: count + 1_000 });
     const baseline: ServerSpec = { kind: 'b-ref' };
@@ -148,6 +183,9 @@ export const idle: Figure = {
         pass: loopDelay === null ? null : loopDelay < 20,
       },
     ];
-    return { rows, details: { wanted, count, holdMs, topicCount, openFilesLimit: limit, samples: Object.fromEntries(samples) } };
+    return {
+      rows,
+      details: { wanted, count, holdMs, topicCount, openFilesLimit: limit, samples: Object.fromEntries(samples) },
+    };
   },
 };

@@ -88,7 +88,9 @@ export const latency: Figure = {
       for (let i = 0; i < context.options.runs; i++) {
         for (const server of runOrder(i, ours, baseline)) {
           const sample = await measure(server, `latency-${i}`, messagesPerRun);
-          context.log(`latency: ${server.kind} run ${i + 1}: p50 ${sample.p50.toFixed(3)} ms, p99 ${sample.p99.toFixed(3)} ms, lost ${sample.lost}`);
+          context.log(
+            `latency: ${server.kind} run ${i + 1}: p50 ${sample.p50.toFixed(3)} ms, p99 ${sample.p99.toFixed(3)} ms, lost ${sample.lost}`,
+          );
           samples.get(server)?.push(sample);
         }
       }
@@ -97,7 +99,10 @@ export const latency: Figure = {
     }
     const pick = (server: ServerProcess | undefined, key: 'p50' | 'p99'): number | null =>
       server === undefined ? null : median((samples.get(server) ?? []).map((sample) => sample[key]));
-    const lost = ours === undefined ? 0 : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.lost + sample.errors.length, 0);
+    const lost =
+      ours === undefined
+        ? 0
+        : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.lost + sample.errors.length, 0);
     const lostNote = lost > 0 ? { note: `${lost} messages not delivered or errors` } : {};
     const p50Ratio = ratioOf(pick(ours, 'p50'), pick(baseline, 'p50'));
     const p99Ratio = ratioOf(pick(ours, 'p99'), pick(baseline, 'p99'));

@@ -34,7 +34,19 @@ export const memoryLongRun: Figure = {
     const figure = `memory, ${total.toLocaleString('en')} publishes over ${topicCount.toLocaleString('en')} topics`;
     if (context.ours === undefined) {
       return {
-        rows: [{ figure, unit: 'MB', ours: null, baseline: null, baselineName: '—', ratio: null, target: 'plateau (bounded by retention)', pass: null, note: 'emulator not built' }],
+        rows: [
+          {
+            figure,
+            unit: 'MB',
+            ours: null,
+            baseline: null,
+            baselineName: '—',
+            ratio: null,
+            target: 'plateau (bounded by retention)',
+            pass: null,
+            note: 'emulator not built',
+          },
+        ],
         details: {},
       };
     }
@@ -105,7 +117,16 @@ export const memoryLongRun: Figure = {
           pass: null,
         },
       ],
-      details: { total, topicCount, retention, concurrency, payloadBytes: payload.length, seconds, failures, checkpoints: points },
+      details: {
+        total,
+        topicCount,
+        retention,
+        concurrency,
+        payloadBytes: payload.length,
+        seconds,
+        failures,
+        checkpoints: points,
+      },
     };
   },
 };

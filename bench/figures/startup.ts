@@ -28,7 +28,10 @@ export async function timeStart(contender: Contender): Promise<number> {
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`${contender.name}: no Base URL within 10 s: ${output}`)), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`${contender.name}: no Base URL within 10 s: ${output}`)),
+        10_000,
+      );
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         const match = baseUrlPattern.exec(output);
@@ -82,7 +85,14 @@ export function emulatorContender(cli: string, nodeFlags: string[] = []): Conten
 export function bFastifyContender(nodeFlags: string[] = []): Contender {
   return {
     name: 'b-fastify',
-    args: [...childExecArgv, ...nodeFlags, join(benchDir, 'baselines', `cli${moduleExtension}`), 'b-fastify', '--port', '0'],
+    args: [
+      ...childExecArgv,
+      ...nodeFlags,
+      join(benchDir, 'baselines', `cli${moduleExtension}`),
+      'b-fastify',
+      '--port',
+      '0',
+    ],
     request: { method: 'GET', headers: {}, status: 200 },
   };
 }

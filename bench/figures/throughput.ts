@@ -27,7 +27,11 @@ interface Sample {
   cpuPerPublishUs: number;
 }
 
-async function load(server: ServerProcess, seconds: number, overallRate?: number): Promise<Omit<Sample, 'cpuPerPublishUs'> & { cpuMs: number; total: number }> {
+async function load(
+  server: ServerProcess,
+  seconds: number,
+  overallRate?: number,
+): Promise<Omit<Sample, 'cpuPerPublishUs'> & { cpuMs: number; total: number }> {
   const cpuBefore = await server.cpuMs();
   const started = nowMs();
   const result = await autocannon({
@@ -89,11 +93,19 @@ export const throughput: Figure = {
     const rate = (server: ServerProcess | undefined): number | null =>
       server === undefined ? null : median((samples.get(server) ?? []).map((sample) => sample.requestsPerSecond));
     const baselineCpu = median((samples.get(baseline) ?? []).map((sample) => sample.serverCpu));
-    const generatorBound = baselineCpu < 0.85 ? `; B-fastify used only ${(baselineCpu * 100).toFixed(0)}% of a CPU: the load generator, not B-fastify, set its rate, so the ratio flatters ours` : '';
-    const failures = ours === undefined ? 0 : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.errors + sample.non2xx, 0);
+    const generatorBound =
+      baselineCpu < 0.85
+        ? `; B-fastify used only ${(baselineCpu * 100).toFixed(0)}% of a CPU: the load generator, not B-fastify, set its rate, so the ratio flatters ours`
+        : '';
+    const failures =
+      ours === undefined
+        ? 0
+        : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.errors + sample.non2xx, 0);
     const ratio = ratioOf(rate(ours), rate(baseline));
     const cpuOf = (server: ServerProcess | undefined): string =>
-      server === undefined ? 'n/a' : `${(median((samples.get(server) ?? []).map((sample) => sample.serverCpu)) * 100).toFixed(0)}%`;
+      server === undefined
+        ? 'n/a'
+        : `${(median((samples.get(server) ?? []).map((sample) => sample.serverCpu)) * 100).toFixed(0)}%`;
     const row: Row = {
       figure: `publish throughput (${connections} connections, authenticated)`,
       unit: 'req/s',
@@ -119,7 +131,14 @@ export const throughput: Figure = {
     };
     return {
       rows: [row, cpuRow],
-      details: { connections, runSeconds, warmUpSeconds, pacedRate, pacedSeconds, samples: Object.fromEntries(servers.map((server) => [server.kind, samples.get(server)])) },
+      details: {
+        connections,
+        runSeconds,
+        warmUpSeconds,
+        pacedRate,
+        pacedSeconds,
+        samples: Object.fromEntries(servers.map((server) => [server.kind, samples.get(server)])),
+      },
     };
   },
 };

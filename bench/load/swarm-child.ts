@@ -85,7 +85,10 @@ async function park(request: ParkRequest): Promise<{ subscribers: number; connec
         for (const text of texts) recordDelivery(text, at);
       },
       ...(request.repollAfter !== undefined
-        ? { beforeNextPoll: (texts: string[]) => Promise.all(texts.map((text) => gateFor(text, request.repollAfter as number))).then(() => undefined) }
+        ? {
+            beforeNextPoll: (texts: string[]) =>
+              Promise.all(texts.map((text) => gateFor(text, request.repollAfter as number))).then(() => undefined),
+          }
         : {}),
       onStatus: (status) => {
         stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;

@@ -28,7 +28,10 @@ async function cpuPerPublish(spec: ServerSpec): Promise<number> {
     await autocannon({ ...options, duration: 1 });
     const before = await server.cpuMs();
     const result = await autocannon({ ...options, duration: seconds });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${spec.kind} ${spec.layers?.join('+') ?? ''}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(
+        `${spec.kind} ${spec.layers?.join('+') ?? ''}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+      );
     return (((await server.cpuMs()) - before) * 1000) / result.requests.total;
   } finally {
     await server.stop();

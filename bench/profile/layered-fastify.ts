@@ -13,7 +13,11 @@ export type Layer = (typeof layers)[number];
 
 const nameSchema = { type: 'string', minLength: 1, maxLength: 255 };
 const routeSchema = {
-  params: { type: 'object', properties: { cacheName: nameSchema, topicName: nameSchema }, required: ['cacheName', 'topicName'] },
+  params: {
+    type: 'object',
+    properties: { cacheName: nameSchema, topicName: nameSchema },
+    required: ['cacheName', 'topicName'],
+  },
   querystring: { type: 'object', properties: { token: { type: 'string' } } },
   headers: { type: 'object', properties: { authorization: { type: 'string' } } },
 };
@@ -23,13 +27,25 @@ export async function buildLayered(enabled: ReadonlySet<Layer>): Promise<Fastify
     logger: enabled.has('logger') ? { level: 'warn' } : false,
     disableRequestLogging: true,
   });
-  if (enabled.has('cors')) await app.register(cors, { origin: true, methods: ['GET', 'POST', 'DELETE'], exposedHeaders: ['Retry-After'], maxAge: 600 });
+  if (enabled.has('cors'))
+    await app.register(cors, {
+      origin: true,
+      methods: ['GET', 'POST', 'DELETE'],
+      exposedHeaders: ['Retry-After'],
+      maxAge: 600,
+    });
   if (enabled.has('buffer-parser')) {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, bytes, done) => done(null, { kind: 'text', bytes }));
-    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, bytes, done) => done(null, { kind: 'unsupported', bytes }));
+    app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, bytes, done) =>
+      done(null, { kind: 'text', bytes }),
+    );
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, bytes, done) =>
+      done(null, { kind: 'unsupported', bytes }),
+    );
   }
-  const verdicts = new Map<string, boolean>([[createHash('sha256').update('topics-emulator-dev-key').digest('base64'), true]]);
+  const verdicts = new Map<string, boolean>([
+    [createHash('sha256').update('topics-emulator-dev-key').digest('base64'), true],
+  ]);
   const retained: string[] = [];
   let seq = 0;
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -41,7 +57,11 @@ export async function buildLayered(enabled: ReadonlySet<Layer>): Promise<Fastify
       ? {
           onRequest: (request, _reply, done) => {
             const credential = request.headers.authorization ?? '';
-            if (enabled.has('digest') && verdicts.get(createHash('sha256').update(credential).digest('base64')) !== true) return done(new Error('unknown credential'));
+            if (
+              enabled.has('digest') &&
+              verdicts.get(createHash('sha256').update(credential).digest('base64')) !== true
+            )
+              return done(new Error('unknown credential'));
             done();
           },
           preHandler: (_request, _reply, done) => done(),
@@ -52,7 +72,9 @@ export async function buildLayered(enabled: ReadonlySet<Layer>): Promise<Fastify
         const body = request.body as { bytes: Buffer } | string;
         const text = typeof body === 'string' ? body : decoder.decode(body.bytes);
         seq += 1;
-        retained[seq % 100] = JSON.stringify({ item: { sequence_page: 1, topic_sequence_number: seq, value: { text } } });
+        retained[seq % 100] = JSON.stringify({
+          item: { sequence_page: 1, topic_sequence_number: seq, value: { text } },
+        });
       }
       reply.code(204).send();
     },

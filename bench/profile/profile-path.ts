@@ -32,12 +32,20 @@ function summaryOf(dir: string, title: string): string {
   return `## ${title} (${full})\n\n${formatSummary(summariseProfile(full))}\n`;
 }
 
-export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, swarm: SwarmProcess, log: (message: string) => void): Promise<string> {
+export async function profilePath(
+  path: 'publish' | 'fanout',
+  spec: ServerSpec,
+  swarm: SwarmProcess,
+  log: (message: string) => void,
+): Promise<string> {
   const dir = join(repoRoot, '.tmp', 'bench-profile', `${path}-${spec.kind}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let work = '';
-  const server = await ServerProcess.start(path === 'fanout' ? { ...spec, settings: { ...spec.settings, longPollTimeoutMs: 0 } } : spec, { cpuProfileDir: dir });
+  const server = await ServerProcess.start(
+    path === 'fanout' ? { ...spec, settings: { ...spec.settings, longPollTimeoutMs: 0 } } : spec,
+    { cpuProfileDir: dir },
+  );
   try {
     if (path === 'publish') {
       log(`profile: ${spec.kind}: publishing for 10 s at 100 connections`);
@@ -54,7 +62,15 @@ export async function profilePath(path: 'publish' | 'fanout', spec: ServerSpec, 
       const subscribers = 5_000;
       const publisher = new Publisher(server.url, devCredentials);
       log(`profile: ${spec.kind}: 10 publishes to ${subscribers} waiting subscribers`);
-      await swarm.park({ url: server.url, cacheName: devCredentials.cacheName, topics: ['bench-profile'], count: subscribers, headers: { authorization: devCredentials.apiKey }, follow: true, repollAfter: subscribers });
+      await swarm.park({
+        url: server.url,
+        cacheName: devCredentials.cacheName,
+        topics: ['bench-profile'],
+        count: subscribers,
+        headers: { authorization: devCredentials.apiKey },
+        follow: true,
+        repollAfter: subscribers,
+      });
       for (let i = 0; i < 10; i++) {
         await server.waitInflight(subscribers, 60_000);
         await publisher.publishOk('bench-profile', `profile-${i}`);

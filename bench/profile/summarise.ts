@@ -109,11 +109,18 @@ export function summariseProfile(path: string, top = 20): ProfileSummary {
     areas.set(area, (areas.get(area) ?? 0) + ms);
   }
   const busyMs = totalMs - idleMs;
-  return { totalMs, idleMs, functions: ranked(functions, busyMs, top), areas: ranked(areas, busyMs, top), ownInclusive: ranked(ownInclusive(profile, selfUs), busyMs, top) };
+  return {
+    totalMs,
+    idleMs,
+    functions: ranked(functions, busyMs, top),
+    areas: ranked(areas, busyMs, top),
+    ownInclusive: ranked(ownInclusive(profile, selfUs), busyMs, top),
+  };
 }
 
 export function formatSummary(summary: ProfileSummary): string {
-  const line = (cost: Cost): string => `| ${(cost.share * 100).toFixed(1).padStart(5)}% | ${cost.selfMs.toFixed(0).padStart(6)} ms | ${cost.name} |`;
+  const line = (cost: Cost): string =>
+    `| ${(cost.share * 100).toFixed(1).padStart(5)}% | ${cost.selfMs.toFixed(0).padStart(6)} ms | ${cost.name} |`;
   return [
     `busy ${(summary.totalMs - summary.idleMs).toFixed(0)} ms of ${summary.totalMs.toFixed(0)} ms profiled`,
     '',

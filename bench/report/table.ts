@@ -23,8 +23,11 @@ export function formatTable(rows: readonly Row[], machine: Machine): string {
     row.target,
     verdict(row.pass),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
-  const line = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)),
+  );
+  const line = (cells: string[]): string =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
   const notes = rows.filter((row) => row.note !== undefined).map((row) => `- ${row.figure}: ${row.note}`);
   return [
     `Node ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, load average ${machine.loadAverage.toFixed(2)} at start`,

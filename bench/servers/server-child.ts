@@ -119,7 +119,12 @@ serveParent({
     // The histogram holds whole timer intervals; the delay is what exceeds the interval asked for
     // (as @fastify/under-pressure reads it).
     const ms = (ns: number): number => Math.max(0, ns / 1e6 - delayResolutionMs);
-    const result = { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max), samples: delay.count };
+    const result = {
+      p50: ms(delay.percentile(50)),
+      p99: ms(delay.percentile(99)),
+      max: ms(delay.max),
+      samples: delay.count,
+    };
     delay = undefined;
     return result;
   },

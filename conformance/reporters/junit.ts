@@ -4,20 +4,26 @@
 import type { ConformanceReport, RuleResult } from '../report.js';
 
 function xml(text: string): string {
-  return text
-    // Characters XML 1.0 cannot carry at all, whatever the escaping.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    text
+      // Characters XML 1.0 cannot carry at all, whatever the escaping.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }
 
 function details(rule: RuleResult): string {
   const lines = [`Contract: ${rule.source}`];
   for (const finding of rule.findings) {
     lines.push(`- ${finding.message}`);
-    if (finding.counterexample) lines.push(`  replay: --replay ${finding.counterexample.replay}`, ...finding.counterexample.steps.map((s) => `  step: ${s}`));
+    if (finding.counterexample)
+      lines.push(
+        `  replay: --replay ${finding.counterexample.replay}`,
+        ...finding.counterexample.steps.map((s) => `  step: ${s}`),
+      );
     for (const request of finding.requests) lines.push(`  ${request.summary}`, `    ${request.curl}`);
   }
   return lines.join('\n');

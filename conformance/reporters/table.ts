@@ -2,7 +2,13 @@
 // sentence, the minimal scenario, how to replay it, and curl commands that reproduce it.
 import type { ConformanceReport, RuleResult, RuleStatus } from '../report.js';
 
-const LABEL: Record<RuleStatus, string> = { passed: 'pass', failed: 'FAIL', warning: 'warn', observed: 'seen', skipped: 'skip' };
+const LABEL: Record<RuleStatus, string> = {
+  passed: 'pass',
+  failed: 'FAIL',
+  warning: 'warn',
+  observed: 'seen',
+  skipped: 'skip',
+};
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -19,14 +25,20 @@ function findingBlock(report: ConformanceReport, rule: RuleResult, replayCommand
     lines.push(`  - ${finding.message}`);
     const example = finding.counterexample;
     if (example) {
-      lines.push(`    Minimal scenario (generated scenario ${example.runs} failed; shrunk in ${example.shrinks} step(s)):`);
+      lines.push(
+        `    Minimal scenario (generated scenario ${example.runs} failed; shrunk in ${example.shrinks} step(s)):`,
+      );
       example.steps.forEach((step, i) => lines.push(`      ${i + 1}. ${step}`));
       lines.push(`    Replay: ${replayCommand} --replay ${example.replay}`);
     }
     if (finding.requests.length > 0) {
-      lines.push(`    Requests${report.variables.length > 0 ? ` (export ${report.variables.map((v) => `${v}=...`).join(' ')} first)` : ''}:`);
+      lines.push(
+        `    Requests${report.variables.length > 0 ? ` (export ${report.variables.map((v) => `${v}=...`).join(' ')} first)` : ''}:`,
+      );
       for (const request of finding.requests) {
-        lines.push(`      ${request.summary}${request.response ? `  ${request.response.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`);
+        lines.push(
+          `      ${request.summary}${request.response ? `  ${request.response.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`,
+        );
         lines.push(`        ${request.curl}`);
       }
     }

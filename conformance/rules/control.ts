@@ -48,7 +48,8 @@ export const controlRules: ActiveRule[] = [
     level: 'control',
     needs: ['control'],
     title: 'Stream properties hold when the topic resets (new page) at any point of a stream',
-    source: '§2 sequence_page "A topic can be evicted from memory or recreated after maintenance"; §4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."',
+    source:
+      '§2 sequence_page "A topic can be evicted from memory or recreated after maintenance"; §4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."',
     run() {
       // Run by the stream driver with reset steps; see run.ts.
       return Promise.resolve();
@@ -60,14 +61,30 @@ export const controlRules: ActiveRule[] = [
     level: 'control',
     needs: ['control'],
     title: 'Resuming with the old page after a reset: a discontinuity naming the new page, then the new messages',
-    source: '§4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."; discontinuity "new_sequence_page: Page that applies from then on."',
+    source:
+      '§4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."; discontinuity "new_sequence_page: Page that applies from then on."',
     async run(ctx) {
       const after = await resumeAfterReset(ctx);
       if (!after) return;
       const { before, read, item } = after;
-      if (!ctx.expect(read.found, 'after a reset, resuming with the old cursor never delivered the new message', read.exchanges)) return;
-      ctx.expect(read.gapBefore, "after a reset, the new page's message came with no discontinuity before it", read.exchanges);
-      ctx.expect(item?.page !== before.page, `the message after the reset is on the old page ${before.page}`, read.exchanges);
+      if (
+        !ctx.expect(
+          read.found,
+          'after a reset, resuming with the old cursor never delivered the new message',
+          read.exchanges,
+        )
+      )
+        return;
+      ctx.expect(
+        read.gapBefore,
+        "after a reset, the new page's message came with no discontinuity before it",
+        read.exchanges,
+      );
+      ctx.expect(
+        item?.page !== before.page,
+        `the message after the reset is on the old page ${before.page}`,
+        read.exchanges,
+      );
       if (item) ctx.note(`page ${before.page} -> ${item.page}`);
     },
   },
@@ -77,12 +94,17 @@ export const controlRules: ActiveRule[] = [
     level: 'observed',
     needs: ['control'],
     title: 'A reset gives a greater page, and numbering restarts at 1',
-    source: 'service-facts "Subscribe": "a topic reset (eviction, maintenance) restarts the numbers and gives a new page; later pages are *greater* than earlier ones"',
+    source:
+      'service-facts "Subscribe": "a topic reset (eviction, maintenance) restarts the numbers and gives a new page; later pages are *greater* than earlier ones"',
     async run(ctx) {
       const after = await resumeAfterReset(ctx);
       if (!after) return;
       const { before, read, item } = after;
-      ctx.expect(item !== undefined && item.page > before.page, `the page went from ${before.page} to ${item?.page ?? '(none)'}`, read.exchanges);
+      ctx.expect(
+        item !== undefined && item.page > before.page,
+        `the page went from ${before.page} to ${item?.page ?? '(none)'}`,
+        read.exchanges,
+      );
       ctx.expect(item?.n === 1, `the first message after a reset has number ${item?.n ?? '(none)'}`, read.exchanges);
     },
   },
@@ -92,7 +114,8 @@ export const controlRules: ActiveRule[] = [
     level: 'control',
     needs: ['control'],
     title: 'A subscriber waiting when the topic resets still receives what is published next, after a discontinuity',
-    source: '§4.2 "The request blocks until at least one message or one discontinuity element is available."; "a discontinuity element precedes the next item"',
+    source:
+      '§4.2 "The request blocks until at least one message or one discontinuity element is available."; "a discontinuity element precedes the next item"',
     async run(ctx) {
       const started = await start(ctx);
       if (!started) return;
@@ -103,12 +126,26 @@ export const controlRules: ActiveRule[] = [
       await publishOk(ctx, topic, text);
       const exchange = await waiting;
       const answer = answerOf(exchange, first.next);
-      if (!ctx.expect(answer !== undefined, `the waiting subscribe answered ${exchange.status ?? exchange.error}`, [exchange])) return;
+      if (
+        !ctx.expect(answer !== undefined, `the waiting subscribe answered ${exchange.status ?? exchange.error}`, [
+          exchange,
+        ])
+      )
+        return;
       const read = answer!.items.some((i) => textOf(i) === text)
-        ? { found: true, gapBefore: answer!.elements.findIndex((e) => e.kind === 'discontinuity') === 0, exchanges: [exchange] }
-        : await readUntil(ctx, topic, answer!.next, text).then((r) => ({ ...r, gapBefore: r.gapBefore || answer!.elements.some((e) => e.kind === 'discontinuity'), exchanges: [exchange, ...r.exchanges] }));
-      if (!ctx.expect(read.found, 'the message published after the reset never reached the subscriber', read.exchanges)) return;
-      ctx.expect(read.gapBefore, 'the new page\'s message came with no discontinuity before it', read.exchanges);
+        ? {
+            found: true,
+            gapBefore: answer!.elements.findIndex((e) => e.kind === 'discontinuity') === 0,
+            exchanges: [exchange],
+          }
+        : await readUntil(ctx, topic, answer!.next, text).then((r) => ({
+            ...r,
+            gapBefore: r.gapBefore || answer!.elements.some((e) => e.kind === 'discontinuity'),
+            exchanges: [exchange, ...r.exchanges],
+          }));
+      if (!ctx.expect(read.found, 'the message published after the reset never reached the subscriber', read.exchanges))
+        return;
+      ctx.expect(read.gapBefore, "the new page's message came with no discontinuity before it", read.exchanges);
     },
   },
   {
@@ -123,20 +160,51 @@ export const controlRules: ActiveRule[] = [
       if (!started) return;
       const { plane, topic, first } = started;
       const cache = ctx.target.cache;
-      await plane.addFault(ctx.rule.id, { operation: 'publish', cache, topic, status: 429, retryAfterSeconds: 1, count: 1 });
+      await plane.addFault(ctx.rule.id, {
+        operation: 'publish',
+        cache,
+        topic,
+        status: 429,
+        retryAfterSeconds: 1,
+        count: 1,
+      });
       const text = marker(ctx, 'after-429');
       const refused = await ctx.target.publishText(ctx.rule.id, topic, text, { raw429: true });
-      if (!ctx.expect(refused.status === 429, `the injected publish fault answered ${refused.status ?? refused.error}`, [refused])) return;
-      ctx.expect(/^\d+$/.test(refused.responseHeaders?.['retry-after'] ?? ''), 'the 429 has no Retry-After in seconds', [refused]);
+      if (
+        !ctx.expect(refused.status === 429, `the injected publish fault answered ${refused.status ?? refused.error}`, [
+          refused,
+        ])
+      )
+        return;
+      ctx.expect(
+        /^\d+$/.test(refused.responseHeaders?.['retry-after'] ?? ''),
+        'the 429 has no Retry-After in seconds',
+        [refused],
+      );
       // The sender waits Retry-After and retries: the client's view is one publish.
-      await plane.addFault(ctx.rule.id, { operation: 'subscribe', cache, topic, status: 429, retryAfterSeconds: 1, count: 1 });
+      await plane.addFault(ctx.rule.id, {
+        operation: 'subscribe',
+        cache,
+        topic,
+        status: 429,
+        retryAfterSeconds: 1,
+        count: 1,
+      });
       const published = await ctx.target.publishText(ctx.rule.id, topic, text);
-      ctx.expect(published.status === 204, `publishing after the 429 answered ${published.status ?? published.error}`, [published]);
+      ctx.expect(published.status === 204, `publishing after the 429 answered ${published.status ?? published.error}`, [
+        published,
+      ]);
       const { items, answers } = await readForward(ctx, topic, first.next, 1, 4);
       const exchanges: Exchange[] = [refused, published, ...answers.map((a) => a.exchange)];
       const copies = items.filter((i) => textOf(i) === text).length;
-      ctx.expect(copies === 1, `after a 429 on publish and one on subscribe, the message arrived ${copies} time(s): ${items.map((i) => describeValue(i.value)).join(', ')}`, exchanges);
-      const waitedOut = ctx.target.sender.exchanges.some((e) => e.rule === ctx.rule.id && e.operation === 'subscribe' && e.status === 429 && e.retried);
+      ctx.expect(
+        copies === 1,
+        `after a 429 on publish and one on subscribe, the message arrived ${copies} time(s): ${items.map((i) => describeValue(i.value)).join(', ')}`,
+        exchanges,
+      );
+      const waitedOut = ctx.target.sender.exchanges.some(
+        (e) => e.rule === ctx.rule.id && e.operation === 'subscribe' && e.status === 429 && e.retried,
+      );
       ctx.expect(waitedOut, 'the injected subscribe fault was never answered (no 429 to wait out)', exchanges);
     },
   },
@@ -146,12 +214,17 @@ export const controlRules: ActiveRule[] = [
     level: 'control',
     needs: ['control'],
     title: 'A token that expires between two polls gets 401; resuming with a valid token loses nothing',
-    source: '§5 "A token can expire"; "An invalid or expired token gives 401."; §4.2 "The client advances by setting sequence_number to the last received topic_sequence_number + 1"',
+    source:
+      '§5 "A token can expire"; "An invalid or expired token gives 401."; §4.2 "The client advances by setting sequence_number to the last received topic_sequence_number + 1"',
     async run(ctx) {
       const started = await start(ctx);
       if (!started) return;
       const { plane, topic, first } = started;
-      const token = await plane.issueToken(ctx.rule.id, [{ role: 'publishsubscribe', cache: ctx.target.cache, topic: '*' }], 60);
+      const token = await plane.issueToken(
+        ctx.rule.id,
+        [{ role: 'publishsubscribe', cache: ctx.target.cache, topic: '*' }],
+        60,
+      );
       // Re-reading the last message answers at once: the token works before the clock moves.
       const last = first.items[first.items.length - 1]!;
       const before = await ctx.target.subscribe(ctx.rule.id, topic, { n: last.n, page: last.page }, { token });
@@ -160,9 +233,17 @@ export const controlRules: ActiveRule[] = [
       const text = marker(ctx, 'after-expiry');
       await publishOk(ctx, topic, text);
       const expired = await ctx.target.subscribe(ctx.rule.id, topic, first.next, { token, timeoutMs: 3000 });
-      ctx.expect(expired.status === 401, `the poll after the token expired answered ${expired.status ?? expired.error}`, [expired]);
+      ctx.expect(
+        expired.status === 401,
+        `the poll after the token expired answered ${expired.status ?? expired.error}`,
+        [expired],
+      );
       const read = await readUntil(ctx, topic, first.next, text);
-      ctx.expect(read.found, 'resuming with a valid token after the 401 did not deliver the message published meanwhile', [expired, ...read.exchanges]);
+      ctx.expect(
+        read.found,
+        'resuming with a valid token after the 401 did not deliver the message published meanwhile',
+        [expired, ...read.exchanges],
+      );
     },
   },
   {
@@ -171,9 +252,11 @@ export const controlRules: ActiveRule[] = [
     level: 'control',
     needs: ['control'],
     title: "After the emulator's full reset, a client resuming with its old cursor still detects the gap",
-    source: '§1 "so that a client can resume where it stopped and detect gaps"; §4.2 "a discontinuity element precedes the next item"',
+    source:
+      '§1 "so that a client can resume where it stopped and detect gaps"; §4.2 "a discontinuity element precedes the next item"',
     async run(ctx) {
-      if (!ctx.options.allowGlobalReset) ctx.skip('POST /_emulator/reset clears every topic of the emulator: pass --allow-global-reset');
+      if (!ctx.options.allowGlobalReset)
+        ctx.skip('POST /_emulator/reset clears every topic of the emulator: pass --allow-global-reset');
       const started = await start(ctx);
       if (!started) return;
       const { plane, topic, first } = started;
@@ -181,8 +264,19 @@ export const controlRules: ActiveRule[] = [
       const text = marker(ctx, 'after-global-reset');
       await publishOk(ctx, topic, text);
       const read = await readUntil(ctx, topic, first.next, text);
-      if (!ctx.expect(read.found, `after a full reset, resuming from (page ${first.next.page}, number ${first.next.n}) never delivered the new message`, read.exchanges)) return;
-      ctx.expect(read.gapBefore, 'after a full reset, the new message came with no discontinuity before it', read.exchanges);
+      if (
+        !ctx.expect(
+          read.found,
+          `after a full reset, resuming from (page ${first.next.page}, number ${first.next.n}) never delivered the new message`,
+          read.exchanges,
+        )
+      )
+        return;
+      ctx.expect(
+        read.gapBefore,
+        'after a full reset, the new message came with no discontinuity before it',
+        read.exchanges,
+      );
     },
   },
 ];

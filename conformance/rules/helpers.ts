@@ -18,7 +18,12 @@ export function answerOf(exchange: Exchange, cursor: Cursor): Answer | undefined
   if (exchange.status !== 200) return undefined;
   const elements = decodeElements(exchange.json);
   if (!elements) return undefined;
-  return { exchange, elements, items: elements.filter((e): e is Item => e.kind === 'item'), next: advance(cursor, elements) };
+  return {
+    exchange,
+    elements,
+    items: elements.filter((e): e is Item => e.kind === 'item'),
+    next: advance(cursor, elements),
+  };
 }
 
 const delay = (ms: number): Promise<'timer'> => new Promise((resolve) => setTimeout(() => resolve('timer'), ms));
@@ -31,7 +36,11 @@ export function marker(ctx: RuleContext, label: string): string {
 /** Publishes one text message; records a failure unless it answered 204. */
 export async function publishOk(ctx: RuleContext, topic: string, text: string): Promise<Exchange> {
   const exchange = await ctx.target.publishText(ctx.rule.id, topic, text);
-  ctx.expect(exchange.status === 204, `publishing ${JSON.stringify(text.slice(0, 40))} answered ${exchange.status ?? exchange.error}`, [exchange]);
+  ctx.expect(
+    exchange.status === 204,
+    `publishing ${JSON.stringify(text.slice(0, 40))} answered ${exchange.status ?? exchange.error}`,
+    [exchange],
+  );
   return exchange;
 }
 
@@ -40,7 +49,11 @@ export async function publishOk(ctx: RuleContext, topic: string, text: string): 
  * publish so that it is answered whatever a first request starts from; more publishes
  * nudge it if it waits on. Returns undefined (with a failure recorded) when it is not answered.
  */
-export async function firstAnswer(ctx: RuleContext, topic: string, options: { auth?: 'header' | 'query' } = {}): Promise<Answer | undefined> {
+export async function firstAnswer(
+  ctx: RuleContext,
+  topic: string,
+  options: { auth?: 'header' | 'query' } = {},
+): Promise<Answer | undefined> {
   const cursor = { n: 0, page: 0 };
   const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor, { auth: options.auth ?? 'header' });
   let last = marker(ctx, `warm-up-${topic}`);
@@ -53,7 +66,9 @@ export async function firstAnswer(ctx: RuleContext, topic: string, options: { au
   const exchange = await poll;
   const answer = answerOf(exchange, cursor);
   if (!answer || answer.items.length === 0) {
-    ctx.fail(`a first request after a publish was not answered with an item (${exchange.status ?? exchange.error})`, [exchange]);
+    ctx.fail(`a first request after a publish was not answered with an item (${exchange.status ?? exchange.error})`, [
+      exchange,
+    ]);
     return undefined;
   }
   // A nudge may have gone out just after the answer: read past it, so that what the rule
@@ -87,7 +102,9 @@ export async function readForward(
     const answer = answerOf(exchange, next);
     if (!answer) {
       if (exchange.error === 'timeout' || exchange.status === 408 || exchange.status === 504) break;
-      ctx.fail(`a subscribe from (page ${next.page}, number ${next.n}) answered ${exchange.status ?? exchange.error}`, [exchange]);
+      ctx.fail(`a subscribe from (page ${next.page}, number ${next.n}) answered ${exchange.status ?? exchange.error}`, [
+        exchange,
+      ]);
       break;
     }
     if (answer.elements.length === 0) break;

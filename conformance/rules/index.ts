@@ -8,13 +8,26 @@ import { observationRules } from './observations.js';
 import { subscribeRules } from './subscribe.js';
 import type { Level, Rule } from './types.js';
 
-export const catalogue: Rule[] = [...responseRules, ...publishRules, ...subscribeRules, ...authRules, ...streamRules, ...controlRules, ...observationRules];
+export const catalogue: Rule[] = [
+  ...responseRules,
+  ...publishRules,
+  ...subscribeRules,
+  ...authRules,
+  ...streamRules,
+  ...controlRules,
+  ...observationRules,
+];
 
 const LEVELS: Level[] = ['documented', 'observed', 'control', 'observation'];
 
 function matches(rule: Rule, pattern: string): boolean {
   if ((LEVELS as string[]).includes(pattern)) return rule.level === pattern;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(rule.id);
 }
 

@@ -16,7 +16,12 @@ const AT_ONCE_MS = 1500;
  * A subscribe at `cursor` that waits: nudged by publishes (texts from `label`) until it is
  * answered, at most five times. Returns the answer and the texts published while it waited.
  */
-async function nudged(ctx: RuleContext, topic: string, cursor: Cursor, label: string): Promise<{ answer?: Answer; exchange: Exchange; nudges: string[] }> {
+async function nudged(
+  ctx: RuleContext,
+  topic: string,
+  cursor: Cursor,
+  label: string,
+): Promise<{ answer?: Answer; exchange: Exchange; nudges: string[] }> {
   const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor);
   const nudges: string[] = [];
   for (let i = 1; i <= 5; i += 1) {
@@ -37,7 +42,15 @@ function comesWithItsItem(elements: Element[], index: number): boolean {
 }
 
 const describeElements = (elements: Element[]): string =>
-  elements.map((e) => (e.kind === 'item' ? `item ${e.n}` : e.kind === 'discontinuity' ? `discontinuity to ${e.next}@${e.page}` : 'malformed')).join(', ') || 'no elements';
+  elements
+    .map((e) =>
+      e.kind === 'item'
+        ? `item ${e.n}`
+        : e.kind === 'discontinuity'
+          ? `discontinuity to ${e.next}@${e.page}`
+          : 'malformed',
+    )
+    .join(', ') || 'no elements';
 
 /** Extra content types seen in the wild (service-facts "Publish"), and how each came back. */
 const EXTRA_CONTENT_TYPES = [
@@ -54,7 +67,8 @@ const firstRequest: ActiveRule = {
   kind: 'active',
   level: 'observation',
   title: 'Where a first request (0, 0) starts: at once with a retained message, or waiting for the next',
-  source: 'service-facts "Subscribe": the Postman description says a first request waits until a message is published; public clients re-poll without a cursor; OpenAPI x-emulator-first-request',
+  source:
+    'service-facts "Subscribe": the Postman description says a first request waits until a message is published; public clients re-poll without a cursor; OpenAPI x-emulator-first-request',
   async run(ctx) {
     const topic = ctx.target.newTopic(ctx.rule.id);
     const texts = ['first', 'second', 'latest'].map((t) => marker(ctx, t));
@@ -63,7 +77,12 @@ const firstRequest: ActiveRule = {
     const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: AT_ONCE_MS });
     const item = answerOf(exchange, cursor)?.items[0];
     if (item) {
-      const which = textOf(item) === texts[2] ? 'the latest retained message' : textOf(item) === texts[0] ? 'the oldest retained message' : describeValue(item.value);
+      const which =
+        textOf(item) === texts[2]
+          ? 'the latest retained message'
+          : textOf(item) === texts[0]
+            ? 'the oldest retained message'
+            : describeValue(item.value);
       ctx.note(`answers at once, beginning with ${which}`);
       return;
     }
@@ -74,7 +93,10 @@ const firstRequest: ActiveRule = {
     const { answer, nudges } = await nudged(ctx, topic, cursor, 'first-request');
     const got = answer?.items[0];
     if (got && nudges.includes(textOf(got) ?? '')) ctx.note('waits for the next message published, and answers it');
-    else if (got) ctx.note(`waits, then answers ${textOf(got) === texts[2] ? 'the message that was latest before it' : describeValue(got.value)}`);
+    else if (got)
+      ctx.note(
+        `waits, then answers ${textOf(got) === texts[2] ? 'the message that was latest before it' : describeValue(got.value)}`,
+      );
     else ctx.note(`waits, and a publish while it waited did not answer it within ${nudges.length * 400} ms`);
   },
 };
@@ -84,7 +106,8 @@ const aheadOfStream: ActiveRule = {
   kind: 'active',
   level: 'observation',
   title: 'A number ahead of the stream: a discontinuity alone at once, or waiting for the item it announces',
-  source: 'service-facts "Subscribe": no public example shows a discontinuity alone; the contract places one "before the item that follows the gap in the same items array"; OpenAPI x-emulator-discontinuity',
+  source:
+    'service-facts "Subscribe": no public example shows a discontinuity alone; the contract places one "before the item that follows the gap in the same items array"; OpenAPI x-emulator-discontinuity',
   async run(ctx) {
     const topic = ctx.target.newTopic(ctx.rule.id);
     const first = await firstAnswer(ctx, topic);
@@ -101,7 +124,9 @@ const aheadOfStream: ActiveRule = {
       return;
     }
     const { answer, exchange: waited } = await nudged(ctx, topic, cursor, 'ahead');
-    ctx.note(`number ${cursor.n} (the next is ${first.next.n}) waits; after a publish: ${answer ? describeElements(answer.elements) : `${waited.status ?? waited.error}`}`);
+    ctx.note(
+      `number ${cursor.n} (the next is ${first.next.n}) waits; after a publish: ${answer ? describeElements(answer.elements) : `${waited.status ?? waited.error}`}`,
+    );
   },
 };
 
@@ -110,7 +135,8 @@ const discontinuityAlone: ResponseRule = {
   kind: 'response',
   level: 'observation',
   title: 'Whether any subscribe answer holds a discontinuity without the item it announces',
-  source: 'service-facts "Subscribe": clients resume at new_topic_sequence or at new_topic_sequence + 1; a discontinuity always delivered with its item is safe for both; OpenAPI x-emulator-discontinuity',
+  source:
+    'service-facts "Subscribe": clients resume at new_topic_sequence or at new_topic_sequence + 1; a discontinuity always delivered with its item is safe for both; OpenAPI x-emulator-discontinuity',
   inspect(exchange) {
     if (exchange.operation !== 'subscribe' || exchange.status !== 200) return null;
     const elements = decodeElements(exchange.json);
@@ -125,7 +151,8 @@ const contentTypes: ActiveRule = {
   kind: 'active',
   level: 'observation',
   title: 'Which content types seen in the wild a publish accepts, and how each comes back',
-  source: 'service-facts "Publish"/"Subscribe": fetch sends text/plain;charset=UTF-8, EventBridge custom +json types, an older docs page writes octet-stream; what the live service accepts is not published; OpenAPI x-emulator-content-types',
+  source:
+    'service-facts "Publish"/"Subscribe": fetch sends text/plain;charset=UTF-8, EventBridge custom +json types, an older docs page writes octet-stream; what the live service accepts is not published; OpenAPI x-emulator-content-types',
   async run(ctx) {
     const topic = ctx.target.newTopic(ctx.rule.id);
     const first = await firstAnswer(ctx, topic);
@@ -133,7 +160,9 @@ const contentTypes: ActiveRule = {
     const accepted: string[] = [];
     const refused: string[] = [];
     for (const [i, contentType] of EXTRA_CONTENT_TYPES.entries()) {
-      const publish = await ctx.target.publish(ctx.rule.id, topic, textBytes(marker(ctx, `type-${i}`)), { contentType });
+      const publish = await ctx.target.publish(ctx.rule.id, topic, textBytes(marker(ctx, `type-${i}`)), {
+        contentType,
+      });
       if (publish.status === 204) accepted.push(contentType);
       else refused.push(`${contentType} (${publish.status ?? publish.error})`);
     }

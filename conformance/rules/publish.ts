@@ -22,13 +22,18 @@ export const publishRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'A valid publish (text/plain or application/octet-stream) answers 204',
-    source: '§4.1 Content-Type "`text/plain` to publish UTF-8 text; `application/octet-stream` to publish binary data"; "Response on success: status 204, empty body"',
+    source:
+      '§4.1 Content-Type "`text/plain` to publish UTF-8 text; `application/octet-stream` to publish binary data"; "Response on success: status 204, empty body"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const text = await ctx.target.publishText(ctx.rule.id, topic, 'conformance: héllo, wörld ✓');
-      const binary = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array([0, 1, 2, 253, 254, 255]), { contentType: 'application/octet-stream' });
+      const binary = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array([0, 1, 2, 253, 254, 255]), {
+        contentType: 'application/octet-stream',
+      });
       ctx.expect(text.status === 204, `text/plain publish answered ${text.status ?? text.error}`, [text]);
-      ctx.expect(binary.status === 204, `application/octet-stream publish answered ${binary.status ?? binary.error}`, [binary]);
+      ctx.expect(binary.status === 204, `application/octet-stream publish answered ${binary.status ?? binary.error}`, [
+        binary,
+      ]);
     },
   },
   {
@@ -36,14 +41,23 @@ export const publishRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: 'A message of exactly the payload limit is accepted; one byte more is refused with a 4xx',
-    source: 'service-facts "Payload size: hard limit of 4 KB per message"; OpenAPI x-emulator-payload-limit (413 payload_too_large); --payload-limit changes the size',
+    source:
+      'service-facts "Payload size: hard limit of 4 KB per message"; OpenAPI x-emulator-payload-limit (413 payload_too_large); --payload-limit changes the size',
     async run(ctx) {
       const limit = ctx.options.payloadLimit;
       const topic = ctx.target.newTopic(ctx.rule.id);
-      const fits = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array(limit).fill(0x61), { contentType: 'application/octet-stream' });
-      const over = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array(limit + 1).fill(0x61), { contentType: 'application/octet-stream' });
+      const fits = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array(limit).fill(0x61), {
+        contentType: 'application/octet-stream',
+      });
+      const over = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array(limit + 1).fill(0x61), {
+        contentType: 'application/octet-stream',
+      });
       ctx.expect(fits.status === 204, `a ${limit}-byte message answered ${fits.status ?? fits.error}`, [fits]);
-      ctx.expect(over.status !== undefined && over.status >= 400 && over.status < 500, `a ${limit + 1}-byte message answered ${over.status ?? over.error}`, [over]);
+      ctx.expect(
+        over.status !== undefined && over.status >= 400 && over.status < 500,
+        `a ${limit + 1}-byte message answered ${over.status ?? over.error}`,
+        [over],
+      );
       ctx.note(`limit ${limit} bytes; one more answered ${over.status}`);
     },
   },
@@ -52,7 +66,8 @@ export const publishRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: 'application/json and form bodies are published as text, unparsed',
-    source: 'service-facts "Publish": "text-like content types in practice reach subscribers as `text`"; OpenAPI x-emulator-content-types',
+    source:
+      'service-facts "Publish": "text-like content types in practice reach subscribers as `text`"; OpenAPI x-emulator-content-types',
     async run(ctx) {
       for (const [contentType, text] of [
         ['application/json', '{"reaction": "👍", "n": 1}'],
@@ -61,9 +76,16 @@ export const publishRules: ActiveRule[] = [
         const result = await roundTrip(ctx, textBytes(text), contentType);
         if (!result) return;
         const { publish, item } = result;
-        if (!ctx.expect(publish.status === 204, `${contentType} publish answered ${publish.status ?? publish.error}`, [publish])) continue;
+        if (
+          !ctx.expect(publish.status === 204, `${contentType} publish answered ${publish.status ?? publish.error}`, [
+            publish,
+          ])
+        )
+          continue;
         const got = item ? describeValue(item.value) : 'nothing';
-        ctx.expect(item?.value.kind === 'text' && item.value.text === text, `${contentType} body came back as ${got}`, [publish]);
+        ctx.expect(item?.value.kind === 'text' && item.value.text === text, `${contentType} body came back as ${got}`, [
+          publish,
+        ]);
       }
     },
   },
@@ -77,8 +99,17 @@ export const publishRules: ActiveRule[] = [
       const result = await roundTrip(ctx, new Uint8Array(0), 'text/plain');
       if (!result) return;
       const { publish, item } = result;
-      if (!ctx.expect(publish.status === 204, `an empty text/plain publish answered ${publish.status ?? publish.error}`, [publish])) return;
-      ctx.expect(item?.value.kind === 'text' && item.value.text === '', `the empty message came back as ${item ? describeValue(item.value) : 'nothing'}`, [publish]);
+      if (
+        !ctx.expect(publish.status === 204, `an empty text/plain publish answered ${publish.status ?? publish.error}`, [
+          publish,
+        ])
+      )
+        return;
+      ctx.expect(
+        item?.value.kind === 'text' && item.value.text === '',
+        `the empty message came back as ${item ? describeValue(item.value) : 'nothing'}`,
+        [publish],
+      );
     },
   },
   {
@@ -89,8 +120,12 @@ export const publishRules: ActiveRule[] = [
     source: 'OpenAPI publish text/plain: "UTF-8 text. Invalid UTF-8 answers 400 `invalid_utf8`."',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
-      const exchange = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array([0x61, 0xff, 0xfe, 0x62]), { contentType: 'text/plain' });
-      ctx.expect(exchange.status === 400, `invalid UTF-8 as text/plain answered ${exchange.status ?? exchange.error}`, [exchange]);
+      const exchange = await ctx.target.publish(ctx.rule.id, topic, new Uint8Array([0x61, 0xff, 0xfe, 0x62]), {
+        contentType: 'text/plain',
+      });
+      ctx.expect(exchange.status === 400, `invalid UTF-8 as text/plain answered ${exchange.status ?? exchange.error}`, [
+        exchange,
+      ]);
     },
   },
   {
@@ -98,12 +133,19 @@ export const publishRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: 'A publish without a Content-Type answers 400',
-    source: '§4.1 Content-Type "Required: yes"; OpenAPI x-emulator-content-types: "A missing Content-Type is always 400"',
+    source:
+      '§4.1 Content-Type "Required: yes"; OpenAPI x-emulator-content-types: "A missing Content-Type is always 400"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       for (const contentType of [null]) {
-        const exchange = await ctx.target.publish(ctx.rule.id, topic, textBytes(marker(ctx, 'content-type')), { contentType });
-        ctx.expect(exchange.status === 400, `Content-Type ${contentType ?? '(none)'} answered ${exchange.status ?? exchange.error}`, [exchange]);
+        const exchange = await ctx.target.publish(ctx.rule.id, topic, textBytes(marker(ctx, 'content-type')), {
+          contentType,
+        });
+        ctx.expect(
+          exchange.status === 400,
+          `Content-Type ${contentType ?? '(none)'} answered ${exchange.status ?? exchange.error}`,
+          [exchange],
+        );
       }
     },
   },

@@ -6,7 +6,8 @@ import { decodeElements, type Element } from '../elements.js';
 import { bodyText, header, mediaType, type Exchange } from '../exchange.js';
 import type { ResponseRule } from './types.js';
 
-const isService = (e: Exchange): boolean => (e.operation === 'publish' || e.operation === 'subscribe') && e.status !== undefined;
+const isService = (e: Exchange): boolean =>
+  (e.operation === 'publish' || e.operation === 'subscribe') && e.status !== undefined;
 const isSubscribeOk = (e: Exchange): boolean => e.operation === 'subscribe' && e.status === 200;
 
 const elementsCache = new WeakMap<Exchange, Element[] | undefined>();
@@ -35,7 +36,9 @@ function answerRule(id: AnswerRule, title: string, source: string): ResponseRule
     source,
     inspect(exchange) {
       if (!isSubscribeOk(exchange) || !elementsOf(exchange)) return null;
-      return answerProblems(exchange).filter((p) => p.rule === id).map((p) => p.message);
+      return answerProblems(exchange)
+        .filter((p) => p.rule === id)
+        .map((p) => p.message);
     },
   };
 }
@@ -49,7 +52,8 @@ export const responseRules: ResponseRule[] = [
     kind: 'response',
     level: 'documented',
     title: 'Every status is one the document lists for the operation',
-    source: '§7 Errors: "Status codes, for both operations unless noted: 400, 401, 403, 404, 429, 500"; §4.1 "Response on success: status 204"; §4.2 "Success is status 200"',
+    source:
+      '§7 Errors: "Status codes, for both operations unless noted: 400, 401, 403, 404, 429, 500"; §4.1 "Response on success: status 204"; §4.2 "Success is status 200"',
     inspect(exchange, contract) {
       if (!isService(exchange)) return null;
       const operation = exchange.operation as 'publish' | 'subscribe';
@@ -72,7 +76,9 @@ export const responseRules: ResponseRule[] = [
       }
       if (!isSubscribeOk(exchange)) return null;
       const type = mediaType(exchange);
-      return type === 'application/json' ? [] : [`subscribe answered 200 with Content-Type ${JSON.stringify(header(exchange, 'content-type') ?? '')}`];
+      return type === 'application/json'
+        ? []
+        : [`subscribe answered 200 with Content-Type ${JSON.stringify(header(exchange, 'content-type') ?? '')}`];
     },
   },
   {
@@ -83,7 +89,8 @@ export const responseRules: ResponseRule[] = [
     source: '§4.2 "an object with the member `items`, an array of elements as defined in part 2"',
     inspect(exchange, contract) {
       if (!isSubscribeOk(exchange)) return null;
-      if (exchange.json === undefined) return [`the body is not JSON: ${JSON.stringify(bodyText(exchange).slice(0, 80))}`];
+      if (exchange.json === undefined)
+        return [`the body is not JSON: ${JSON.stringify(bodyText(exchange).slice(0, 80))}`];
       return contract.checkSubscribeBody(exchange.json).map((p) => `${p.path}: ${p.message}`);
     },
   },
@@ -143,10 +150,14 @@ export const responseRules: ResponseRule[] = [
     kind: 'response',
     level: 'observed',
     title: 'Error answers are JSON {code, message} with a stable code',
-    source: 'OpenAPI x-emulator-error-body: "Always JSON {"code": "<stable code>", "message": "<human text>"}"; service-facts "Errors": the live format is not published',
+    source:
+      'OpenAPI x-emulator-error-body: "Always JSON {"code": "<stable code>", "message": "<human text>"}"; service-facts "Errors": the live format is not published',
     inspect(exchange, contract) {
       if (!isService(exchange) || exchange.status! < 400 || TIMEOUT_STATUSES.has(exchange.status!)) return null;
-      if (mediaType(exchange) !== 'application/json') return [`${exchange.status} answered with Content-Type ${JSON.stringify(header(exchange, 'content-type') ?? '')}`];
+      if (mediaType(exchange) !== 'application/json')
+        return [
+          `${exchange.status} answered with Content-Type ${JSON.stringify(header(exchange, 'content-type') ?? '')}`,
+        ];
       if (exchange.json === undefined) return [`${exchange.status} body is not JSON`];
       return contract.checkErrorBody(exchange.json).map((p) => `${exchange.status} body ${p.path}: ${p.message}`);
     },
@@ -167,13 +178,17 @@ export const responseRules: ResponseRule[] = [
     kind: 'response',
     level: 'observed',
     title: 'Binary messages come back as value.binary, standard base64 of the exact bytes',
-    source: 'OpenAPI x-emulator-binary-values: "delivered as `value.binary`, the standard base64 (RFC 4648, with padding) of its exact bytes"; contract §2 "Representation of a binary message in this response: not shown."',
+    source:
+      'OpenAPI x-emulator-binary-values: "delivered as `value.binary`, the standard base64 (RFC 4648, with padding) of its exact bytes"; contract §2 "Representation of a binary message in this response: not shown."',
     inspect(exchange) {
       const elements = isSubscribeOk(exchange) ? elementsOf(exchange) : undefined;
       if (!elements) return null;
       return elements
         .filter((e) => e.kind === 'item' && e.value.kind === 'opaque')
-        .map((e) => `items[${e.index}].item.value is not text or standard base64 binary: ${JSON.stringify((e as { value: { raw: unknown } }).value.raw).slice(0, 60)}`);
+        .map(
+          (e) =>
+            `items[${e.index}].item.value is not text or standard base64 binary: ${JSON.stringify((e as { value: { raw: unknown } }).value.raw).slice(0, 60)}`,
+        );
     },
   },
   {
@@ -185,7 +200,9 @@ export const responseRules: ResponseRule[] = [
     inspect(exchange) {
       if (!isService(exchange) || exchange.status !== 429) return null;
       const value = header(exchange, 'retry-after');
-      return value !== undefined && /^\d+$/.test(value.trim()) ? [] : [`429 with Retry-After ${JSON.stringify(value ?? null)}`];
+      return value !== undefined && /^\d+$/.test(value.trim())
+        ? []
+        : [`429 with Retry-After ${JSON.stringify(value ?? null)}`];
     },
   },
 ];

@@ -9,7 +9,8 @@ export const streamRules: StreamRule[] = [
     kind: 'stream',
     level: 'documented',
     title: 'A (page, number) names one message: every subscriber and every re-read sees the same value there',
-    source: '§2 topic_sequence_number "Sequence number of the message within the page"; sequence_page "Identifies one instance of the topic"',
+    source:
+      '§2 topic_sequence_number "Sequence number of the message within the page"; sequence_page "Identifies one instance of the topic"',
   },
   {
     id: 'stream.publish-order',
@@ -22,8 +23,10 @@ export const streamRules: StreamRule[] = [
     id: 'stream.no-loss',
     kind: 'stream',
     level: 'documented',
-    title: 'A subscriber following the contract receives every message published after its first answer, unless a discontinuity says it missed some',
-    source: '§1 "Every message received carries a sequence number and a sequence page, so that a client can resume where it stopped and detect gaps."',
+    title:
+      'A subscriber following the contract receives every message published after its first answer, unless a discontinuity says it missed some',
+    source:
+      '§1 "Every message received carries a sequence number and a sequence page, so that a client can resume where it stopped and detect gaps."',
   },
   {
     id: 'stream.no-duplicates',
@@ -37,6 +40,7 @@ export const streamRules: StreamRule[] = [
     kind: 'stream',
     level: 'documented',
     title: 'Values come back exactly as published: text as value.text, binary byte for byte',
-    source: '§2 Message "Published as the raw request body. Either text (UTF-8) or binary data."; value "For a text message holds the member `text` (string)."',
+    source:
+      '§2 Message "Published as the raw request body. Either text (UTF-8) or binary data."; value "For a text message holds the member `text` (string)."',
   },
 ];

@@ -13,7 +13,8 @@ async function publishValues(ctx: RuleContext, topic: string, values: MessageVal
       value.kind === 'text'
         ? await ctx.target.publishText(ctx.rule.id, topic, value.text)
         : await ctx.target.publish(ctx.rule.id, topic, value.bytes, { contentType: 'application/octet-stream' });
-    if (!ctx.expect(exchange.status === 204, `publish answered ${exchange.status ?? exchange.error}`, [exchange])) return false;
+    if (!ctx.expect(exchange.status === 204, `publish answered ${exchange.status ?? exchange.error}`, [exchange]))
+      return false;
   }
   return true;
 }
@@ -24,7 +25,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'A first request (0, 0) is answered 200 with the message published',
-    source: '§4.2 "Success is status 200 with a JSON body"; sequence_page "Use 0 on the first request to learn the current page"',
+    source:
+      '§4.2 "Success is status 200 with a JSON body"; sequence_page "Use 0 on the first request to learn the current page"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const answer = await firstAnswer(ctx, topic);
@@ -36,7 +38,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'With nothing to deliver, a subscribe waits instead of answering no elements at once',
-    source: '§4.2 "The request blocks until at least one message or one discontinuity element is available." (how long it blocks is open: see --min-long-poll)',
+    source:
+      '§4.2 "The request blocks until at least one message or one discontinuity element is available." (how long it blocks is open: see --min-long-poll)',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
@@ -50,10 +53,15 @@ export const subscribeRules: ActiveRule[] = [
       const answer = answerOf(exchange, first.next);
       if (answer && answer.elements.length > 0) return; // a discontinuity is allowed; repeats are other rules' business
       if (exchange.status !== undefined && exchange.durationMs >= min) {
-        ctx.note(`answered ${exchange.status} with no elements after ${exchange.durationMs} ms (its long-poll timeout)`);
+        ctx.note(
+          `answered ${exchange.status} with no elements after ${exchange.durationMs} ms (its long-poll timeout)`,
+        );
         return;
       }
-      ctx.fail(`with nothing published, the subscribe answered ${exchange.status ?? exchange.error} with no elements after ${exchange.durationMs} ms (< ${min} ms)`, [exchange]);
+      ctx.fail(
+        `with nothing published, the subscribe answered ${exchange.status ?? exchange.error} with no elements after ${exchange.durationMs} ms (< ${min} ms)`,
+        [exchange],
+      );
     },
   },
   {
@@ -61,7 +69,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'A waiting subscribe is answered with the message published meanwhile',
-    source: '§1 "A client receives messages with a GET request that blocks until at least one message ... is available."',
+    source:
+      '§1 "A client receives messages with a GET request that blocks until at least one message ... is available."',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
@@ -71,8 +80,14 @@ export const subscribeRules: ActiveRule[] = [
       const publish = await publishOk(ctx, topic, text);
       const exchange = await poll;
       const answer = answerOf(exchange, first.next);
-      const got = answer?.items[0] ? describeValue(answer.items[0].value) : `${exchange.status ?? exchange.error} without items`;
-      ctx.expect(answer?.items[0] !== undefined && textOf(answer.items[0]) === text, `the waiting subscribe got ${got}`, [publish, exchange]);
+      const got = answer?.items[0]
+        ? describeValue(answer.items[0].value)
+        : `${exchange.status ?? exchange.error} without items`;
+      ctx.expect(
+        answer?.items[0] !== undefined && textOf(answer.items[0]) === text,
+        `the waiting subscribe got ${got}`,
+        [publish, exchange],
+      );
     },
   },
   {
@@ -80,7 +95,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'Reading forward from an earlier number delivers each later message once, in order, byte for byte',
-    source: '§1 "Every message received carries a sequence number and a sequence page, so that a client can resume where it stopped"; §4.2 "The client advances by setting sequence_number to the last received topic_sequence_number + 1"',
+    source:
+      '§1 "Every message received carries a sequence number and a sequence page, so that a client can resume where it stopped"; §4.2 "The client advances by setting sequence_number to the last received topic_sequence_number + 1"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
@@ -96,19 +112,30 @@ export const subscribeRules: ActiveRule[] = [
       for (const skip of [0, 2]) {
         const from = { n: first.next.n + skip, page: first.next.page };
         const final = values[values.length - 1]!;
-        const { items, answers } = await readForward(ctx, topic, from, values.length - skip, 20, (item) => sameValue(final, item.value));
+        const { items, answers } = await readForward(ctx, topic, from, values.length - skip, 20, (item) =>
+          sameValue(final, item.value),
+        );
         const exchanges = answers.map((a) => a.exchange);
         // A discontinuity (retention is open) excuses what it skipped; what came must match.
         const gapped = answers.some((a) => a.elements.some((e) => e.kind === 'discontinuity'));
         const expected = values.slice(skip);
         const delivered = items.slice(0, expected.length);
-        if (!gapped) ctx.expect(delivered.length === expected.length, `reading from number ${from.n} gave ${delivered.length} of ${expected.length} messages`, exchanges);
+        if (!gapped)
+          ctx.expect(
+            delivered.length === expected.length,
+            `reading from number ${from.n} gave ${delivered.length} of ${expected.length} messages`,
+            exchanges,
+          );
         const offset = expected.length - delivered.length;
         delivered.forEach((item, i) => {
           const want = expected[i + (gapped ? offset : 0)]!;
           // How binary is represented is not documented: an unreadable one is value.binary-base64's to report.
           if (want.kind === 'binary' && item.value.kind === 'opaque') return;
-          ctx.expect(sameValue(want, item.value), `reading from number ${from.n}, item ${i} is ${describeValue(item.value)}; published ${describeValue(want)}`, exchanges);
+          ctx.expect(
+            sameValue(want, item.value),
+            `reading from number ${from.n}, item ${i} is ${describeValue(item.value)}; published ${describeValue(want)}`,
+            exchanges,
+          );
         });
       }
     },
@@ -128,8 +155,19 @@ export const subscribeRules: ActiveRule[] = [
       const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor);
       const answer = answerOf(exchange, cursor);
       const item = answer?.items[0];
-      if (!ctx.expect(item !== undefined, `resuming with page 0 answered ${exchange.status ?? exchange.error} without items`, [exchange])) return;
-      ctx.expect(item!.page === first.next.page, `resuming with page 0 answered page ${item!.page}; the current page is ${first.next.page}`, [exchange]);
+      if (
+        !ctx.expect(
+          item !== undefined,
+          `resuming with page 0 answered ${exchange.status ?? exchange.error} without items`,
+          [exchange],
+        )
+      )
+        return;
+      ctx.expect(
+        item!.page === first.next.page,
+        `resuming with page 0 answered page ${item!.page}; the current page is ${first.next.page}`,
+        [exchange],
+      );
     },
   },
   {
@@ -137,7 +175,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'documented',
     title: 'Resuming with a page the topic does not have answers a discontinuity before any item',
-    source: '§2 sequence_page "the same sequence number can then exist on two pages"; §4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."',
+    source:
+      '§2 sequence_page "the same sequence number can then exist on two pages"; §4.2 "When the sequence is not contiguous (for example the page changed), a discontinuity element precedes the next item."',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
@@ -151,11 +190,20 @@ export const subscribeRules: ActiveRule[] = [
         return;
       }
       const answer = answerOf(exchange, cursor);
-      if (!ctx.expect(answer !== undefined, `resuming with a stale page answered ${exchange.status ?? exchange.error}`, [exchange])) return;
+      if (
+        !ctx.expect(answer !== undefined, `resuming with a stale page answered ${exchange.status ?? exchange.error}`, [
+          exchange,
+        ])
+      )
+        return;
       const firstItem = answer!.elements.findIndex((e) => e.kind === 'item');
       const firstGap = answer!.elements.findIndex((e) => e.kind === 'discontinuity');
       if (firstItem >= 0) {
-        ctx.expect(firstGap >= 0 && firstGap < firstItem, `asked for page ${cursor.page}, which the topic never had: items came with no discontinuity before them`, [exchange]);
+        ctx.expect(
+          firstGap >= 0 && firstGap < firstItem,
+          `asked for page ${cursor.page}, which the topic never had: items came with no discontinuity before them`,
+          [exchange],
+        );
       }
     },
   },
@@ -170,7 +218,9 @@ export const subscribeRules: ActiveRule[] = [
       const first = await firstAnswer(ctx, topic);
       if (!first) return;
       const warmUp = first.items.find((i) => textOf(i) === marker(ctx, `warm-up-${topic}`));
-      ctx.expect(warmUp?.n === 1, `the first message on a new topic has number ${warmUp?.n ?? '(not delivered)'}`, [first.exchange]);
+      ctx.expect(warmUp?.n === 1, `the first message on a new topic has number ${warmUp?.n ?? '(not delivered)'}`, [
+        first.exchange,
+      ]);
     },
   },
   {
@@ -178,7 +228,8 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: "A stale page answers a discontinuity (last = requested - 1), then the current page's messages",
-    source: 'service-facts "Subscribe": "Unknown or stale page (for example seq 300, page 5435435): the service answers with a discontinuity and then the messages it has on the current page"; OpenAPI x-emulator-page-change',
+    source:
+      'service-facts "Subscribe": "Unknown or stale page (for example seq 300, page 5435435): the service answers with a discontinuity and then the messages it has on the current page"; OpenAPI x-emulator-page-change',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
@@ -187,11 +238,26 @@ export const subscribeRules: ActiveRule[] = [
       const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: 1500 });
       const answer = answerOf(exchange, cursor);
       const [head, next] = answer?.elements ?? [];
-      if (!ctx.expect(head?.kind === 'discontinuity', `seq 300 on a stale page answered ${exchange.status ?? exchange.error} starting with ${head?.kind ?? 'nothing'}`, [exchange])) return;
+      if (
+        !ctx.expect(
+          head?.kind === 'discontinuity',
+          `seq 300 on a stale page answered ${exchange.status ?? exchange.error} starting with ${head?.kind ?? 'nothing'}`,
+          [exchange],
+        )
+      )
+        return;
       if (head?.kind !== 'discontinuity') return;
-      ctx.expect(head.page === first.next.page, `the discontinuity names page ${head.page}; the current page is ${first.next.page}`, [exchange]);
+      ctx.expect(
+        head.page === first.next.page,
+        `the discontinuity names page ${head.page}; the current page is ${first.next.page}`,
+        [exchange],
+      );
       ctx.expect(head.last === 299, `last_topic_sequence is ${head.last}, not 299 (requested - 1)`, [exchange]);
-      ctx.expect(next?.kind === 'item' && next.page === first.next.page, `the discontinuity is not followed by the current page's messages`, [exchange]);
+      ctx.expect(
+        next?.kind === 'item' && next.page === first.next.page,
+        `the discontinuity is not followed by the current page's messages`,
+        [exchange],
+      );
     },
   },
   {
@@ -199,17 +265,25 @@ export const subscribeRules: ActiveRule[] = [
     kind: 'active',
     level: 'observed',
     title: 'All 256 byte values come back as value.binary, standard base64',
-    source: 'OpenAPI x-emulator-binary-values; service-facts "Binary values: not documented for HTTP ... Base64 is the natural JSON encoding (inference)"',
+    source:
+      'OpenAPI x-emulator-binary-values; service-facts "Binary values: not documented for HTTP ... Base64 is the natural JSON encoding (inference)"',
     async run(ctx) {
       const topic = ctx.target.newTopic(ctx.rule.id);
       const first = await firstAnswer(ctx, topic);
       if (!first) return;
       const bytes = new Uint8Array(256).map((_, i) => i);
       const publish = await ctx.target.publish(ctx.rule.id, topic, bytes, { contentType: 'application/octet-stream' });
-      if (!ctx.expect(publish.status === 204, `binary publish answered ${publish.status ?? publish.error}`, [publish])) return;
+      if (!ctx.expect(publish.status === 204, `binary publish answered ${publish.status ?? publish.error}`, [publish]))
+        return;
       const { answers } = await readForward(ctx, topic, first.next, 1, 3);
-      const raw = (answers[0]?.exchange.json as { items?: Array<{ item?: { value?: Record<string, unknown> } }> } | undefined)?.items?.[0]?.item?.value;
-      ctx.expect(raw?.binary === Buffer.from(bytes).toString('base64'), `256 bytes came back as ${JSON.stringify(raw ?? null).slice(0, 80)}`, answers.map((a) => a.exchange));
+      const raw = (
+        answers[0]?.exchange.json as { items?: Array<{ item?: { value?: Record<string, unknown> } }> } | undefined
+      )?.items?.[0]?.item?.value;
+      ctx.expect(
+        raw?.binary === Buffer.from(bytes).toString('base64'),
+        `256 bytes came back as ${JSON.stringify(raw ?? null).slice(0, 80)}`,
+        answers.map((a) => a.exchange),
+      );
     },
   },
 ];

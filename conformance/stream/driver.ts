@@ -10,7 +10,12 @@ import { parseReplay, runStreamProperty } from './property.js';
 import type { StreamEnv } from './runner.js';
 
 /** Runs a stream property and files its problems under their rules. */
-export async function runStream(run: Session, name: 'stream' | 'control-stream', ruleIds: string[], timeLimitMs: number): Promise<void> {
+export async function runStream(
+  run: Session,
+  name: 'stream' | 'control-stream',
+  ruleIds: string[],
+  timeLimitMs: number,
+): Promise<void> {
   const control = name === 'control-stream';
   const env: StreamEnv = {
     rule: name,
@@ -33,12 +38,14 @@ export async function runStream(run: Session, name: 'stream' | 'control-stream',
       name,
       // Observed rules are warnings, never failures; the plain stream property fails only on
       // selected rules, the control one on any (it reports them all under its own rule).
-      fails: (problem) => findRule(problem.rule)?.level !== 'observed' && (control || run.state(problem.rule) !== undefined),
+      fails: (problem) =>
+        findRule(problem.rule)?.level !== 'observed' && (control || run.state(problem.rule) !== undefined),
       ...(replay && replay.name === name ? { replay } : {}),
     });
     for (const problem of outcome.observed) {
       const state = run.state(problem.rule);
-      if (state && !state.findings.some((f) => f.message === problem.message)) state.findings.push({ message: problem.message, exchanges: run.exchanges(problem.exchangeIds) });
+      if (state && !state.findings.some((f) => f.message === problem.message))
+        state.findings.push({ message: problem.message, exchanges: run.exchanges(problem.exchangeIds) });
     }
     const note = `${outcome.scenarios} scenario(s)${outcome.interrupted ? ', cut short by the time budget' : ''}`;
     for (const id of ruleIds) {

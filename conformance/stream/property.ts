@@ -45,7 +45,8 @@ export interface PropertyOutcome {
 
 export function parseReplay(value: string): { name: string; seed: number; path: string } {
   const match = /^([a-z-]+)@(-?\d+):([\d:]*)$/.exec(value.trim());
-  if (!match) throw new Error(`--replay expects NAME@SEED:PATH (as printed with a failure), got ${JSON.stringify(value)}`);
+  if (!match)
+    throw new Error(`--replay expects NAME@SEED:PATH (as printed with a failure), got ${JSON.stringify(value)}`);
   return { name: match[1]!, seed: Number(match[2]), path: match[3]! };
 }
 
@@ -77,7 +78,8 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
       inFlight = running;
       const run = await running;
       if (cancelled) return true;
-      for (const problem of run.problems) if (!settings.fails(problem) && !observed.has(problem.rule)) observed.set(problem.rule, problem);
+      for (const problem of run.problems)
+        if (!settings.fails(problem) && !observed.has(problem.rule)) observed.set(problem.rule, problem);
       run.problems = run.problems.filter((p) => settings.fails(p));
       if (!fails(run.problems)) return true;
       // The last failing run fast-check sees is the counterexample it ends with.
@@ -95,7 +97,8 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
     ...(settings.replay ? { path: settings.replay.path } : {}),
   });
   // An exception (budget used up, control endpoint missing, a bug) is not a counterexample.
-  if (first.failed && !lastFailure) throw first.errorInstance ?? new Error('the stream property failed without a scenario');
+  if (first.failed && !lastFailure)
+    throw first.errorInstance ?? new Error('the stream property failed without a scenario');
   if (!first.failed || !lastFailure) return { scenarios, interrupted: cutShort, observed: [...observed.values()] };
 
   const generated = scenarios;
@@ -106,11 +109,14 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
     // Shrink for the first rule the scenario broke, so the minimal case shows that rule.
     const rule = found.run.problems[0]!.rule;
     stopAt = Number.POSITIVE_INFINITY;
-    const shrunk = await fc.check(property((problems) => problems.some((p) => p.rule === rule)), {
-      seed,
-      path,
-      plugins: [fc.interruptAfterTimeLimit(Math.max(1, settings.shrinkTimeMs))],
-    });
+    const shrunk = await fc.check(
+      property((problems) => problems.some((p) => p.rule === rule)),
+      {
+        seed,
+        path,
+        plugins: [fc.interruptAfterTimeLimit(Math.max(1, settings.shrinkTimeMs))],
+      },
+    );
     cancelled = true;
     await inFlight?.catch(() => undefined);
     // The counterexample fast-check reports, not merely the last run that failed: an interrupt

@@ -47,10 +47,19 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   const endTexts = new Set<string>();
   const isEnd = (element: Element): boolean =>
     element.kind === 'item' && element.value.kind === 'text' && endTexts.has(element.value.text);
-  const subscriberEnv = { rule: env.rule, target, topic, model, isEnd, report: (p: Problem) => problems.push(p), deadline };
+  const subscriberEnv = {
+    rule: env.rule,
+    target,
+    topic,
+    model,
+    isEnd,
+    report: (p: Problem) => problems.push(p),
+    deadline,
+  };
   const subscribers: Subscriber[] = [];
   const addSubscriber = (start?: { n: number; page: number }): void => {
-    if (subscribers.length < MAX_SUBSCRIBERS) subscribers.push(new Subscriber(`subscriber #${subscribers.length}`, subscriberEnv, start));
+    if (subscribers.length < MAX_SUBSCRIBERS)
+      subscribers.push(new Subscriber(`subscriber #${subscribers.length}`, subscriberEnv, start));
   };
   const pick = (index: number): Subscriber | undefined => subscribers[index % subscribers.length];
 
@@ -59,10 +68,15 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
     const { bytes, contentType } = body(message);
     const exchange = await target.publish(env.rule, topic, bytes, { contentType });
     if (exchange.status === 204) model.publishEnded(record, 'acked', exchange.id);
-    else if (exchange.status === undefined || exchange.status >= 500 || exchange.status === 429) model.publishEnded(record, 'unknown', exchange.id);
+    else if (exchange.status === undefined || exchange.status >= 500 || exchange.status === 429)
+      model.publishEnded(record, 'unknown', exchange.id);
     else {
       model.publishEnded(record, 'rejected', exchange.id);
-      problems.push({ rule: 'publish.success-204', message: `a valid publish answered ${exchange.status}`, exchangeIds: [exchange.id] });
+      problems.push({
+        rule: 'publish.success-204',
+        message: `a valid publish answered ${exchange.status}`,
+        exchangeIds: [exchange.id],
+      });
     }
   };
 
@@ -109,7 +123,10 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   const allDone = Promise.all(subscribers.map((s) => s.done));
   const settled = Math.min(deadline, Date.now() + env.settleMs);
   for (let nudge = 1; Date.now() < settled && !over(); nudge += 1) {
-    const done = await Promise.race([allDone.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs))]);
+    const done = await Promise.race([
+      allDone.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs)),
+    ]);
     if (done) break;
     if (subscribers.some((s) => !s.joined && !s.finished)) {
       const text = `conformance-nudge-${target.options.runId}-${runIndex}-${nudge}`;

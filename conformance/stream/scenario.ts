@@ -50,15 +50,35 @@ export function messageArbitrary(payloadLimit: number): fc.Arbitrary<MessageValu
   return fc.oneof({ weight: 3, arbitrary: text }, { weight: 2, arbitrary: binary });
 }
 
-export function scenarioArbitrary(options: { payloadLimit: number; control: boolean; maxSteps?: number }): fc.Arbitrary<Scenario> {
+export function scenarioArbitrary(options: {
+  payloadLimit: number;
+  control: boolean;
+  maxSteps?: number;
+}): fc.Arbitrary<Scenario> {
   const message = messageArbitrary(options.payloadLimit);
   const subscriber = fc.nat({ max: 3 });
   const steps: Array<fc.WeightedArbitrary<Step>> = [
     { weight: 8, arbitrary: message.map((m): Step => ({ kind: 'publish', message: m })) },
-    { weight: 2, arbitrary: fc.array(message, { minLength: 2, maxLength: 4 }).map((ms): Step => ({ kind: 'burst', messages: ms })) },
-    { weight: 1, arbitrary: fc.constantFrom<'first' | 'page-zero'>('first', 'page-zero').map((start): Step => ({ kind: 'join', start })) },
-    { weight: 2, arbitrary: fc.record({ subscriber, back: fc.integer({ min: 1, max: 6 }) }).map((r): Step => ({ kind: 'rewind', ...r })) },
-    { weight: 1, arbitrary: fc.record({ subscriber, pageZero: fc.boolean() }).map((r): Step => ({ kind: 'reconnect', ...r })) },
+    {
+      weight: 2,
+      arbitrary: fc.array(message, { minLength: 2, maxLength: 4 }).map((ms): Step => ({ kind: 'burst', messages: ms })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom<'first' | 'page-zero'>('first', 'page-zero')
+        .map((start): Step => ({ kind: 'join', start })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record({ subscriber, back: fc.integer({ min: 1, max: 6 }) })
+        .map((r): Step => ({ kind: 'rewind', ...r })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ subscriber, pageZero: fc.boolean() }).map((r): Step => ({ kind: 'reconnect', ...r })),
+    },
     { weight: 1, arbitrary: subscriber.map((s): Step => ({ kind: 'stale-page', subscriber: s })) },
   ];
   if (options.control) steps.push({ weight: 2, arbitrary: fc.constant<Step>({ kind: 'reset' }) });

@@ -89,13 +89,21 @@ export class Subscriber {
       if (exchange.status === 408 || exchange.status === 504) continue;
       if (exchange.status !== 200) {
         const outcome = exchange.status !== undefined ? `answered ${exchange.status}` : `failed (${exchange.error})`;
-        env.report({ rule: 'subscribe.success-200', message: `${this.id}: a valid subscribe ${outcome}`, exchangeIds: [exchange.id] });
+        env.report({
+          rule: 'subscribe.success-200',
+          message: `${this.id}: a valid subscribe ${outcome}`,
+          exchangeIds: [exchange.id],
+        });
         return;
       }
       const elements = decodeElements(exchange.json);
       if (!elements) {
         // subscribe.body-schema reports the body; this subscriber cannot go on.
-        env.report({ rule: 'subscribe.body-schema', message: `${this.id}: the answer has no items array`, exchangeIds: [exchange.id] });
+        env.report({
+          rule: 'subscribe.body-schema',
+          message: `${this.id}: the answer has no items array`,
+          exchangeIds: [exchange.id],
+        });
         return;
       }
       env.model.received(this.id, cursor, elements, exchange.id, stale);

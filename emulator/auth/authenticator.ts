@@ -2,7 +2,14 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { requireAccess, type Access, type Permission } from './permissions.js';
-import { NOT_YET_VALID, TimeDependentTokenError, jwtFrom, signingKeyBytes, verifyToken, type VerifiedToken } from './tokens.js';
+import {
+  NOT_YET_VALID,
+  TimeDependentTokenError,
+  jwtFrom,
+  signingKeyBytes,
+  verifyToken,
+  type VerifiedToken,
+} from './tokens.js';
 
 /** Who is calling: an API key (every permission) or a signed token (its own permissions). */
 export type Principal = { kind: 'apiKey' } | ({ kind: 'token' } & VerifiedToken);
@@ -30,7 +37,11 @@ export class Authenticator {
   private readonly verdicts = new Map<string, Verdict>();
   private readonly withdrawn = new Map<string, 'revoked' | 'expired'>();
 
-  constructor(apiKeys: readonly string[], signingKey: string, private readonly clock: Clock) {
+  constructor(
+    apiKeys: readonly string[],
+    signingKey: string,
+    private readonly clock: Clock,
+  ) {
     this.keyDigests = apiKeys.map(digest);
     this.key = signingKeyBytes(signingKey);
   }
@@ -83,7 +94,8 @@ export class Authenticator {
   private checkStillValid(token: VerifiedToken): void {
     const now = this.clock.now();
     if (now >= token.expiresAtMs) throw new EmulatorError('expired_token');
-    if (token.notBeforeMs !== undefined && now < token.notBeforeMs) throw new EmulatorError('invalid_token', NOT_YET_VALID);
+    if (token.notBeforeMs !== undefined && now < token.notBeforeMs)
+      throw new EmulatorError('invalid_token', NOT_YET_VALID);
     const withdrawn = token.tokenId === undefined ? undefined : this.withdrawn.get(token.tokenId);
     if (withdrawn === 'expired') throw new EmulatorError('expired_token');
     if (withdrawn === 'revoked') throw new EmulatorError('invalid_token', 'The auth token has been revoked.');

@@ -3,14 +3,18 @@ import { EmulatorError } from '../errors.js';
 // The contract's placement rule: the token is in exactly one of the Authorization header
 // (the raw value) and the `token` query parameter.
 export function credentialFrom(authorizationHeader: string | undefined, tokenQuery: unknown): string {
-  if (Array.isArray(tokenQuery)) throw new EmulatorError('invalid_parameter', 'The token query parameter may be given only once.');
+  if (Array.isArray(tokenQuery))
+    throw new EmulatorError('invalid_parameter', 'The token query parameter may be given only once.');
   const header = authorizationHeader === '' ? undefined : authorizationHeader;
   const query = tokenQuery === '' || tokenQuery === undefined ? undefined : String(tokenQuery);
   if (header !== undefined && query !== undefined) throw new EmulatorError('token_in_header_and_query');
   const credential = header ?? query;
   if (credential === undefined) throw new EmulatorError('missing_token');
   if (/^bearer\s/i.test(credential)) {
-    throw new EmulatorError('invalid_token', "The auth token is invalid: send the raw token in the Authorization header, without a 'Bearer ' prefix.");
+    throw new EmulatorError(
+      'invalid_token',
+      "The auth token is invalid: send the raw token in the Authorization header, without a 'Bearer ' prefix.",
+    );
   }
   return credential;
 }

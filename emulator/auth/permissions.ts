@@ -37,7 +37,10 @@ export function grants(permissions: readonly Permission[], access: Access, cache
 
 export function requireAccess(permissions: readonly Permission[], access: Access, cache: string, topic: string): void {
   if (!grants(permissions, access, cache, topic)) {
-    throw new EmulatorError('permission_denied', `The auth token does not grant ${access} access to topic '${topic}' in cache '${cache}'.`);
+    throw new EmulatorError(
+      'permission_denied',
+      `The auth token does not grant ${access} access to topic '${topic}' in cache '${cache}'.`,
+    );
   }
 }
 
@@ -48,11 +51,16 @@ export function parsePermissions(value: unknown): { permissions: Permission[] } 
   for (const [i, raw] of value.entries()) {
     if (typeof raw !== 'object' || raw === null) return { problem: `permissions[${i}] must be an object` };
     const p = raw as Record<string, unknown>;
-    if (!roles.includes(p.role as Role)) return { problem: `permissions[${i}].role must be one of ${roles.join(', ')}` };
-    if (typeof p.cache !== 'string' || p.cache === '') return { problem: `permissions[${i}].cache must be a cache name or '*'` };
-    if (p.topic !== undefined && (typeof p.topic !== 'string' || p.topic === '')) return { problem: `permissions[${i}].topic must be a topic name or '*'` };
-    if (p.topicPrefix !== undefined && typeof p.topicPrefix !== 'string') return { problem: `permissions[${i}].topicPrefix must be a string` };
-    if (p.topic !== undefined && p.topicPrefix !== undefined) return { problem: `permissions[${i}] may set topic or topicPrefix, not both` };
+    if (!roles.includes(p.role as Role))
+      return { problem: `permissions[${i}].role must be one of ${roles.join(', ')}` };
+    if (typeof p.cache !== 'string' || p.cache === '')
+      return { problem: `permissions[${i}].cache must be a cache name or '*'` };
+    if (p.topic !== undefined && (typeof p.topic !== 'string' || p.topic === ''))
+      return { problem: `permissions[${i}].topic must be a topic name or '*'` };
+    if (p.topicPrefix !== undefined && typeof p.topicPrefix !== 'string')
+      return { problem: `permissions[${i}].topicPrefix must be a string` };
+    if (p.topic !== undefined && p.topicPrefix !== undefined)
+      return { problem: `permissions[${i}] may set topic or topicPrefix, not both` };
     const allowed = new Set(['role', 'cache', 'topic', 'topicPrefix']);
     const extra = Object.keys(p).find((k) => !allowed.has(k));
     if (extra) return { problem: `permissions[${i}] has an unknown member '${extra}'` };

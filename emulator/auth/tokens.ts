@@ -48,7 +48,12 @@ export function signingKeyBytes(signingKey: string): Uint8Array {
 
 /** Names what is wrong with a token request, or undefined when it is valid. */
 export function tokenRequestProblem(ttlSeconds: unknown, tokenId: unknown): string | undefined {
-  if (typeof ttlSeconds !== 'number' || !Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TOKEN_TTL_SECONDS) {
+  if (
+    typeof ttlSeconds !== 'number' ||
+    !Number.isInteger(ttlSeconds) ||
+    ttlSeconds < 1 ||
+    ttlSeconds > MAX_TOKEN_TTL_SECONDS
+  ) {
     return `ttlSeconds must be a whole number from 1 to ${MAX_TOKEN_TTL_SECONDS} (25 hours)`;
   }
   if (tokenId !== undefined && (typeof tokenId !== 'string' || tokenId.length === 0 || tokenId.length > 64)) {
@@ -57,7 +62,12 @@ export function tokenRequestProblem(ttlSeconds: unknown, tokenId: unknown): stri
   return undefined;
 }
 
-export async function issueToken(request: TokenRequest, key: Uint8Array, nowMs: number, endpoint: string): Promise<IssuedToken> {
+export async function issueToken(
+  request: TokenRequest,
+  key: Uint8Array,
+  nowMs: number,
+  endpoint: string,
+): Promise<IssuedToken> {
   const problem = tokenRequestProblem(request.ttlSeconds, request.tokenId);
   if (problem) throw new RangeError(problem);
   const nowSeconds = Math.floor(nowMs / 1000);

@@ -95,7 +95,10 @@ export class EmulatorControls {
     clock.useRealTime();
     limits.reset(limitsProfileOf(this.context.settings));
     this.applyStartup();
-    log.info({ answeredSubscribers, removedFaults }, `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`);
+    log.info(
+      { answeredSubscribers, removedFaults },
+      `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`,
+    );
     return { answeredSubscribers, removedFaults, clock: clock.state() };
   }
 
@@ -106,7 +109,13 @@ export class EmulatorControls {
     for (const topic of store.topics()) {
       for (const subscriber of topic.waiting) {
         const { sequenceNumber, sequencePage } = subscriber.cursor;
-        waitingSubscribers.push({ cache: topic.cache, topic: topic.name, sequenceNumber, sequencePage, waitedMs: now - subscriber.since });
+        waitingSubscribers.push({
+          cache: topic.cache,
+          topic: topic.name,
+          sequenceNumber,
+          sequencePage,
+          waitedMs: now - subscriber.since,
+        });
       }
     }
     return {
@@ -133,7 +142,12 @@ export class EmulatorControls {
   /** Signs a token in the portable format; it expires ttlSeconds (default 3600) after the clock's reading. */
   async issueToken(request: TokenInput): Promise<IssuedToken & { tokenId?: string }> {
     const valid = checked<TokenRequest>('TokenRequest', request);
-    const issued = await issueToken(valid, signingKeyBytes(this.context.settings.signingKey), this.context.clock.now(), this.endpoint);
+    const issued = await issueToken(
+      valid,
+      signingKeyBytes(this.context.settings.signingKey),
+      this.context.clock.now(),
+      this.endpoint,
+    );
     return { ...issued, ...(valid.tokenId !== undefined ? { tokenId: valid.tokenId } : {}) };
   }
 
@@ -148,12 +162,18 @@ export class EmulatorControls {
   }
 
   /** The topic changes page now, after the message numbered K, or after some clock time. */
-  resetTopic(cache: string, topic: string, input: TopicResetInput = {}, why = CONTROL_PLANE): TopicReset | ScheduledTopicReset {
+  resetTopic(
+    cache: string,
+    topic: string,
+    input: TopicResetInput = {},
+    why = CONTROL_PLANE,
+  ): TopicReset | ScheduledTopicReset {
     checked('ResourceName', cache);
     checked('ResourceName', topic);
     const when = checked<TopicResetInput>('TopicResetInput', definedOnly(input));
     const { pageChanges } = this.context;
-    if (when.afterSequenceNumber !== undefined) return pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why);
+    if (when.afterSequenceNumber !== undefined)
+      return pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why);
     if (when.afterMs) return pageChanges.afterTime(cache, topic, when.afterMs, why);
     return pageChanges.changeNow(cache, topic, why);
   }
@@ -166,9 +186,17 @@ export class EmulatorControls {
   setClock(input: ClockInput): ClockState {
     const change = checked<ClockInput>('ClockInput', definedOnly(input));
     const { clock, log } = this.context;
-    const setTo = change.setTo === undefined ? undefined : typeof change.setTo === 'number' ? change.setTo : Date.parse(change.setTo);
+    const setTo =
+      change.setTo === undefined
+        ? undefined
+        : typeof change.setTo === 'number'
+          ? change.setTo
+          : Date.parse(change.setTo);
     if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > LAST_READING_MS) {
-      throw new EmulatorError('invalid_body', `The request body is invalid: the clock cannot pass ${new Date(LAST_READING_MS).toISOString()}, near the last date there is.`);
+      throw new EmulatorError(
+        'invalid_body',
+        `The request body is invalid: the clock cannot pass ${new Date(LAST_READING_MS).toISOString()}, near the last date there is.`,
+      );
     }
     if (change.mode === 'virtual') clock.freeze();
     if (setTo !== undefined) clock.set(setTo);
@@ -251,7 +279,12 @@ export class EmulatorControls {
     if (this.startupScenario) applyScenario(this, this.startupScenario);
   }
 
-  private withdraw(tokenId: string, how: 'expired' | 'revoked', input: { afterMs?: number }, why: string): TokenWithdrawal {
+  private withdraw(
+    tokenId: string,
+    how: 'expired' | 'revoked',
+    input: { afterMs?: number },
+    why: string,
+  ): TokenWithdrawal {
     checked('TokenId', tokenId);
     const { afterMs } = checked<{ afterMs?: number }>('WithdrawalInput', definedOnly(input));
     return this.withdrawals.withdraw(tokenId, how, afterMs, why);
@@ -291,5 +324,7 @@ export const controlMethods = [
 export type EmulatorControlApi = Pick<EmulatorControls, (typeof controlMethods)[number]>;
 
 export function bindControls(controls: EmulatorControls): EmulatorControlApi {
-  return Object.fromEntries(controlMethods.map((name) => [name, controls[name].bind(controls)])) as unknown as EmulatorControlApi;
+  return Object.fromEntries(
+    controlMethods.map((name) => [name, controls[name].bind(controls)]),
+  ) as unknown as EmulatorControlApi;
 }

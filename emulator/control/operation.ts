@@ -11,7 +11,10 @@ export const ok = (body: unknown): Answer => ({ status: 200, body });
 export const created = (body: unknown): Answer => ({ status: 201, body });
 
 /** A control-plane handler: JSON out, whatever the operation computes. */
-export function controlOperation(operationId: string, run: (request: FastifyRequest) => Answer | Promise<Answer>): OperationHandler {
+export function controlOperation(
+  operationId: string,
+  run: (request: FastifyRequest) => Answer | Promise<Answer>,
+): OperationHandler {
   return {
     operationId,
     async handle(request, reply) {

@@ -1,4 +1,11 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import { errorHandler, sendError } from '../error-handler.js';
 import { EmulatorError } from '../errors.js';
 import { parseYaml } from '../yaml.js';
@@ -33,16 +40,30 @@ function controlErrorHandler(payloadLimit: number, log: FastifyBaseLogger) {
       return sendError(reply, new EmulatorError('invalid_body', `The request body is invalid: ${error.message}.`));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendError(reply, new EmulatorError('unsupported_content_type', 'The control plane takes application/json bodies (scenarios also application/yaml).'));
+      return sendError(
+        reply,
+        new EmulatorError(
+          'unsupported_content_type',
+          'The control plane takes application/json bodies (scenarios also application/yaml).',
+        ),
+      );
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, new EmulatorError('payload_too_large', `A control-plane body may be at most ${CONTROL_BODY_LIMIT} bytes.`));
+      return sendError(
+        reply,
+        new EmulatorError('payload_too_large', `A control-plane body may be at most ${CONTROL_BODY_LIMIT} bytes.`),
+      );
     }
     return fallback(error, request, reply);
   };
 }
 
-export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSettings, document: OpenApiDocument, log: FastifyBaseLogger): void {
+export function prepareControlScope(
+  scope: FastifyInstance,
+  settings: EmulatorSettings,
+  document: OpenApiDocument,
+  log: FastifyBaseLogger,
+): void {
   scope.setValidatorCompiler(({ schema }) => {
     // Compiled on the route's first request, not at start: most runs never call most of the
     // control plane (issue 6, start-up). compileCheck caches per schema object.
@@ -51,24 +72,40 @@ export function prepareControlScope(scope: FastifyInstance, settings: EmulatorSe
     const validate = (value: unknown) => {
       check ??= compileCheck(schema);
       const problem = check(value);
-      validate.errors = problem === undefined ? null : [{ message: problem, keyword: 'control', instancePath: '', schemaPath: '', params: {} }];
+      validate.errors =
+        problem === undefined
+          ? null
+          : [{ message: problem, keyword: 'control', instancePath: '', schemaPath: '', params: {} }];
       return problem === undefined;
     };
     validate.errors = null as FastifySchemaValidationError[] | null;
     return validate;
   });
-  scope.setSchemaErrorFormatter((errors, dataVar) => new Error((errors[0]?.message ?? `${dataVar} is invalid`).replace(/^body/, dataVar)));
+  scope.setSchemaErrorFormatter(
+    (errors, dataVar) => new Error((errors[0]?.message ?? `${dataVar} is invalid`).replace(/^body/, dataVar)),
+  );
   scope.setErrorHandler(controlErrorHandler(settings.payloadLimitBytes, log));
 
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, scope.getDefaultJsonParser('error', 'ignore'));
-  scope.addContentTypeParser(YAML_TYPES, { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT }, (_request, text, done) => {
-    try {
-      done(null, parseYaml(text as string));
-    } catch (error) {
-      done(new EmulatorError('invalid_request', `The body is not valid YAML: ${(error as Error).message}`), undefined);
-    }
-  });
+  scope.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT },
+    scope.getDefaultJsonParser('error', 'ignore'),
+  );
+  scope.addContentTypeParser(
+    YAML_TYPES,
+    { parseAs: 'string', bodyLimit: CONTROL_BODY_LIMIT },
+    (_request, text, done) => {
+      try {
+        done(null, parseYaml(text as string));
+      } catch (error) {
+        done(
+          new EmulatorError('invalid_request', `The body is not valid YAML: ${(error as Error).message}`),
+          undefined,
+        );
+      }
+    },
+  );
   // An absent body is an empty object: optional bodies then validate, required ones name what is missing.
   scope.addHook('preValidation', async (request) => {
     request.body ??= {};

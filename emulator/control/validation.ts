@@ -49,7 +49,8 @@ function explanation(root: unknown, error: ErrorObject): { message: string; leaf
     const message = (node as Record<string, unknown>)['x-emulator-message'];
     const rest = segments.slice(i);
     const simple = rest.length === 1 && !Object.keys(node).some((k) => COMPOUND.has(k));
-    if (typeof message === 'string' && (simple || rest.some((s) => COMPOUND.has(s) && s !== 'allOf'))) found = { message, leaf: simple };
+    if (typeof message === 'string' && (simple || rest.some((s) => COMPOUND.has(s) && s !== 'allOf')))
+      found = { message, leaf: simple };
     node = i < segments.length ? (node as Record<string, unknown>)[decodeURIComponent(segments[i]!)] : undefined;
   }
   return found;
@@ -63,7 +64,10 @@ export function describeProblem(root: unknown, errors: readonly ErrorObject[], s
   const explained = explanation(root, error);
   if (explained) {
     // A compound rule's explanation speaks of the object holding it: drop the member the failure names.
-    const holder = explained.leaf || error.keyword === 'required' || error.keyword === 'not' || error.keyword === 'anyOf' ? at : at.replace(/\.[^.]*$/, '');
+    const holder =
+      explained.leaf || error.keyword === 'required' || error.keyword === 'not' || error.keyword === 'anyOf'
+        ? at
+        : at.replace(/\.[^.]*$/, '');
     return `${holder}${explained.leaf ? '' : ':'} ${explained.message}`;
   }
   switch (error.keyword) {

@@ -56,7 +56,11 @@ export class Chaos {
 
   matches(facts: RequestFacts): boolean {
     const { operation, cache, topic } = this.settings;
-    return (operation === 'any' || operation === facts.operation) && (cache === '*' || cache === facts.cache) && (topic === '*' || topic === facts.topic);
+    return (
+      (operation === 'any' || operation === facts.operation) &&
+      (cache === '*' || cache === facts.cache) &&
+      (topic === '*' || topic === facts.topic)
+    );
   }
 
   /** One draw for one matching request: a fault, or undefined for none. */
@@ -71,7 +75,14 @@ export class Chaos {
 
   view(): ChaosView {
     const { cache, topic, ...rest } = this.settings;
-    return { enabled: true, ...rest, ...(cache !== '*' ? { cache } : {}), ...(topic !== '*' ? { topic } : {}), draws: this.draws, injected: this.injected };
+    return {
+      enabled: true,
+      ...rest,
+      ...(cache !== '*' ? { cache } : {}),
+      ...(topic !== '*' ? { topic } : {}),
+      draws: this.draws,
+      injected: this.injected,
+    };
   }
 }
 

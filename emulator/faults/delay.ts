@@ -8,7 +8,10 @@ export class Delays {
   private readonly pending = new Set<(outcome: DelayOutcome) => void>();
 
   /** Resolves after `ms`, or early when `gone` fires or cancelAll() is called. */
-  wait(ms: number, gone: { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown }): Promise<DelayOutcome> {
+  wait(
+    ms: number,
+    gone: { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown },
+  ): Promise<DelayOutcome> {
     return new Promise((resolve) => {
       const finish = (outcome: DelayOutcome) => {
         if (!this.pending.delete(finish)) return;

@@ -8,7 +8,11 @@ import { defaultCodes, type FaultEffect, type RequestFacts } from './rule.js';
 export function faultError(effect: FaultEffect): EmulatorError {
   const status = effect.status!;
   const retryAfter = effect.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
-  return new EmulatorError(effect.code ?? defaultCodes[status], effect.message, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+  return new EmulatorError(
+    effect.code ?? defaultCodes[status],
+    effect.message,
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+  );
 }
 
 /** Ends the connection without an answer: the client sees the socket close. */
@@ -23,7 +27,9 @@ export function describeEffect(effect: FaultEffect): string {
   if (effect.drop) parts.push('connection dropped');
   if (effect.status) {
     const retry = effect.retryAfterSeconds ?? (effect.status === 429 ? 1 : undefined);
-    parts.push(`answered ${effect.status} ${effect.code ?? defaultCodes[effect.status]}${retry === undefined ? '' : ` (Retry-After ${retry})`}`);
+    parts.push(
+      `answered ${effect.status} ${effect.code ?? defaultCodes[effect.status]}${retry === undefined ? '' : ` (Retry-After ${retry})`}`,
+    );
   }
   return parts.join(', then ');
 }
@@ -34,5 +40,10 @@ export function describeRequest(facts: RequestFacts): string {
 
 /** Log fields for a request: never the token, only its id. */
 export function requestFields(facts: RequestFacts): Record<string, string> {
-  return { operation: facts.operation, cache: facts.cache, topic: facts.topic, ...(facts.tokenId !== undefined ? { tokenId: facts.tokenId } : {}) };
+  return {
+    operation: facts.operation,
+    cache: facts.cache,
+    topic: facts.topic,
+    ...(facts.tokenId !== undefined ? { tokenId: facts.tokenId } : {}),
+  };
 }

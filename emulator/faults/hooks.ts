@@ -11,7 +11,12 @@ import type { RequestFacts, ServiceOperation } from './rule.js';
 function factsOf(operation: ServiceOperation, request: FastifyRequest): RequestFacts {
   const { cacheName, topicName } = request.params as TopicParams;
   const principal = request.principal;
-  return { operation, cache: cacheName, topic: topicName, tokenId: principal?.kind === 'token' ? principal.tokenId : undefined };
+  return {
+    operation,
+    cache: cacheName,
+    topic: topicName,
+    tokenId: principal?.kind === 'token' ? principal.tokenId : undefined,
+  };
 }
 
 export function serviceHooks(context: EmulatorContext, operation: ServiceOperation) {
@@ -38,9 +43,15 @@ export function serviceHooks(context: EmulatorContext, operation: ServiceOperati
     onSend:
       operation === 'subscribe'
         ? (((request, reply, payload, done) => {
-            if ((!faults.watchesDeliveries && !limits.active) || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+            if (
+              (!faults.watchesDeliveries && !limits.active) ||
+              reply.statusCode !== 200 ||
+              typeof payload !== 'string'
+            )
+              return done(null, payload);
             const body = faults.watchesDeliveries ? faults.delivered(request, reply, payload) : payload;
-            if (limits.active && reply.statusCode === 200) limits.delivered((request.params as { cacheName: string }).cacheName, countItems(body));
+            if (limits.active && reply.statusCode === 200)
+              limits.delivered((request.params as { cacheName: string }).cacheName, countItems(body));
             done(null, body);
           }) satisfies onSendHookHandler)
         : undefined,

@@ -104,7 +104,8 @@ export class FaultInjector {
       const draw = this.chaos.draw();
       if (!draw) return;
       const why = `chaos seed ${this.chaos.seed}, draw ${draw.draw}: ${draw.kind}`;
-      if (draw.effect) return this.inflict(draw.effect, facts, request, reply, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
+      if (draw.effect)
+        return this.inflict(draw.effect, facts, request, reply, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
       this.pages.changeNow(facts.cache, facts.topic, why);
     }
   }
@@ -128,10 +129,17 @@ export class FaultInjector {
     const keep = Math.min(items, ...counting.map((r) => r.deliveriesLeft));
     for (const rule of counting) {
       rule.delivered += keep;
-      if (rule.armed) this.log.info({ fault: rule.id, delivered: rule.delivered }, `fault rule ${rule.id} armed: ${rule.delivered} item(s) delivered`);
+      if (rule.armed)
+        this.log.info(
+          { fault: rule.id, delivered: rule.delivered },
+          `fault rule ${rule.id} armed: ${rule.delivered} item(s) delivered`,
+        );
     }
     if (keep === items) return body;
-    this.log.info({ fault: counting[0]!.id, items, kept: keep }, `fault: subscribe response cut from ${items} to ${keep} item(s) (rule ${counting[0]!.id}: after ${counting[0]!.rule.afterItems} items)`);
+    this.log.info(
+      { fault: counting[0]!.id, items, kept: keep },
+      `fault: subscribe response cut from ${items} to ${keep} item(s) (rule ${counting[0]!.id}: after ${counting[0]!.rule.afterItems} items)`,
+    );
     return keepItems(body, keep);
   }
 
@@ -174,7 +182,10 @@ export class FaultInjector {
       if (!entry.request.abandonWait?.()) return;
       const why = `${rule.describe()}, after waiting ${this.clock.now() - entry.since} ms`;
       const effect = rule.effect();
-      this.log.info({ fault: rule.id, ...requestFields(entry.facts), why }, `fault: waiting ${describeRequest(entry.facts)} ${describeEffect(effect)} (${why})`);
+      this.log.info(
+        { fault: rule.id, ...requestFields(entry.facts), why },
+        `fault: waiting ${describeRequest(entry.facts)} ${describeEffect(effect)} (${why})`,
+      );
       if (effect.drop) dropConnection(entry.request, entry.reply);
       else void sendError(entry.reply, faultError(effect));
       this.fired(rule);
@@ -185,19 +196,36 @@ export class FaultInjector {
     entry.onEnd.push(() => this.forget(rule, timer));
   }
 
-  private async inflict(effect: FaultEffect, facts: RequestFacts, request: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>, why: string): Promise<void> {
-    this.log.info({ ...fields, ...requestFields(facts), why }, `fault: ${describeRequest(facts)} ${describeEffect(effect)} (${why})`);
+  private async inflict(
+    effect: FaultEffect,
+    facts: RequestFacts,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields: Record<string, unknown>,
+    why: string,
+  ): Promise<void> {
+    this.log.info(
+      { ...fields, ...requestFields(facts), why },
+      `fault: ${describeRequest(facts)} ${describeEffect(effect)} (${why})`,
+    );
     if (effect.delayMs) {
       const outcome = await this.delays.wait(effect.delayMs, reply.raw);
       if (outcome === 'client-gone') return dropConnection(request, reply);
-      if (outcome === 'cancelled') throw new EmulatorError('service_unavailable', 'The emulator was reset while this request was delayed.');
+      if (outcome === 'cancelled')
+        throw new EmulatorError('service_unavailable', 'The emulator was reset while this request was delayed.');
     }
     if (effect.drop) return dropConnection(request, reply);
     if (effect.status) throw faultError(effect);
   }
 
   // In onSend the response is already under way: a status effect rewrites it, a drop ends it.
-  private inflictOnResponse(effect: FaultEffect, request: FastifyRequest, reply: FastifyReply, body: string, why: string): string {
+  private inflictOnResponse(
+    effect: FaultEffect,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: string,
+    why: string,
+  ): string {
     this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
     if (effect.drop) {
       request.raw.socket?.destroy();
@@ -239,7 +267,11 @@ export class FaultInjector {
 
   private require(id: string): FaultRule {
     const rule = this.rules.get(id);
-    if (!rule) throw new EmulatorError('fault_not_found', `No fault rule has the id '${id}' (rules whose count is used up are removed).`);
+    if (!rule)
+      throw new EmulatorError(
+        'fault_not_found',
+        `No fault rule has the id '${id}' (rules whose count is used up are removed).`,
+      );
     return rule;
   }
 

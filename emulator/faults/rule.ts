@@ -82,10 +82,14 @@ export class FaultRule {
     readonly createdAtMs: number,
   ) {
     if (input.code !== undefined && input.status !== undefined && errorRegistry[input.code].status !== input.status) {
-      throw new EmulatorError('invalid_body', `code '${input.code}' answers ${errorRegistry[input.code].status}, not ${input.status}`);
+      throw new EmulatorError(
+        'invalid_body',
+        `code '${input.code}' answers ${errorRegistry[input.code].status}, not ${input.status}`,
+      );
     }
     // A probability always runs from a seed; a chosen one is shown back so the run replays.
-    this.rule = input.probability !== undefined && input.seed === undefined ? { ...input, seed: randomSeed() } : { ...input };
+    this.rule =
+      input.probability !== undefined && input.seed === undefined ? { ...input, seed: randomSeed() } : { ...input };
     this.random = this.rule.seed !== undefined ? seededRandom(this.rule.seed) : undefined;
     this.skipLeft = input.skip ?? 0;
     this.remaining = input.count;

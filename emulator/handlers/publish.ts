@@ -19,17 +19,27 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       const { cacheName, topicName } = request.params as TopicParams;
       const body = request.body as RawBody | undefined;
       const contentType = request.headers['content-type'];
-      if (contentType === undefined) throw new EmulatorError('unsupported_content_type', `Content-Type is required. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
+      if (contentType === undefined)
+        throw new EmulatorError(
+          'unsupported_content_type',
+          `Content-Type is required. ${EmulatorError.defaultMessage('unsupported_content_type')}`,
+        );
       const kind = body?.kind ?? bodyKindOf(contentType, route.bodyKinds, context.settings.contentTypes);
       if (kind === 'unsupported') {
-        throw new EmulatorError('unsupported_content_type', `Content-Type '${contentType}' is not supported. ${EmulatorError.defaultMessage('unsupported_content_type')}`);
+        throw new EmulatorError(
+          'unsupported_content_type',
+          `Content-Type '${contentType}' is not supported. ${EmulatorError.defaultMessage('unsupported_content_type')}`,
+        );
       }
       const bytes = body?.bytes ?? Buffer.alloc(0);
       let value: MessageValue;
       if (kind === 'text') {
         const charset = charsetOf(contentType);
         if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-          throw new EmulatorError('unsupported_content_type', `charset '${charset}' is not supported: text must be UTF-8.`);
+          throw new EmulatorError(
+            'unsupported_content_type',
+            `charset '${charset}' is not supported: text must be UTF-8.`,
+          );
         }
         try {
           value = { text: utf8.decode(bytes) };

@@ -20,8 +20,15 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       const query = request.query as SubscribeQuery;
       const cursor = { sequenceNumber: query.sequence_number ?? 0, sequencePage: query.sequence_page ?? 0 };
       // ajv coerces "Infinity" and "1e400" to Infinity and checks `maximum` only on finite numbers.
-      for (const [name, value] of [['sequence_number', cursor.sequenceNumber], ['sequence_page', cursor.sequencePage]] as const) {
-        if (!Number.isSafeInteger(value)) throw new EmulatorError('invalid_parameter', `Invalid request parameter: querystring/${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`);
+      for (const [name, value] of [
+        ['sequence_number', cursor.sequenceNumber],
+        ['sequence_page', cursor.sequencePage],
+      ] as const) {
+        if (!Number.isSafeInteger(value))
+          throw new EmulatorError(
+            'invalid_parameter',
+            `Invalid request parameter: querystring/${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
+          );
       }
       const topic = store.topic(cacheName, topicName);
       const ready = topic.read(cursor);
@@ -31,7 +38,11 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       }
 
       if (store.waitingCount() >= settings.maxWaitingSubscribers) {
-        throw new EmulatorError('limit_exceeded', `Too many waiting subscribers (the limit is ${settings.maxWaitingSubscribers}): try again shortly.`, { 'retry-after': '1' });
+        throw new EmulatorError(
+          'limit_exceeded',
+          `Too many waiting subscribers (the limit is ${settings.maxWaitingSubscribers}): try again shortly.`,
+          { 'retry-after': '1' },
+        );
       }
       let timer: ClockTimer | undefined;
       let answered = false;

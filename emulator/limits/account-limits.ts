@@ -92,13 +92,24 @@ export class AccountLimits {
     const window = this.window(facts.cache);
     const operations = window.operations;
     if (facts.operation === 'publish') {
-      if (operations + 1 > operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, window.retryAfterSeconds());
+      if (operations + 1 > operationsPerSecond)
+        this.refuse(
+          facts,
+          `${operations} operations in this second (limit ${operationsPerSecond} per second)`,
+          window.retryAfterSeconds(),
+        );
       window.add(1);
       return;
     }
-    if (operations >= operationsPerSecond) this.refuse(facts, `${operations} operations in this second (limit ${operationsPerSecond} per second)`, window.retryAfterSeconds());
+    if (operations >= operationsPerSecond)
+      this.refuse(
+        facts,
+        `${operations} operations in this second (limit ${operationsPerSecond} per second)`,
+        window.retryAfterSeconds(),
+      );
     const waiting = this.waitingOn(facts.cache);
-    if (waiting >= concurrentSubscriptions) this.refuse(facts, `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`, 1);
+    if (waiting >= concurrentSubscriptions)
+      this.refuse(facts, `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`, 1);
   }
 
   /** Each delivered item is one more operation of its cache (it may take the window past the limit). */
@@ -114,7 +125,12 @@ export class AccountLimits {
   }
 
   private refuse(facts: RequestFacts, why: string, retryAfterSeconds: number): never {
-    this.log.info({ ...requestFields(facts), why, retryAfterSeconds }, `limit: ${describeRequest(facts)} answered 429 limit_exceeded (${why})`);
-    throw new EmulatorError('limit_exceeded', `Account limits were exceeded: ${why}.`, { 'retry-after': String(retryAfterSeconds) });
+    this.log.info(
+      { ...requestFields(facts), why, retryAfterSeconds },
+      `limit: ${describeRequest(facts)} answered 429 limit_exceeded (${why})`,
+    );
+    throw new EmulatorError('limit_exceeded', `Account limits were exceeded: ${why}.`, {
+      'retry-after': String(retryAfterSeconds),
+    });
   }
 }

@@ -41,9 +41,13 @@ export function applyScenario(controls: EmulatorControls, scenario: ScenarioInpu
     ...(limits ? { limits } : {}),
     ...(chaos ? { chaos } : {}),
     faults: (scenario.faults ?? []).map((rule) => controls.addFault(rule)),
-    topicResets: (scenario.topicResets ?? []).map(({ cache, topic, ...when }) => controls.resetTopic(cache, topic, when, why)),
+    topicResets: (scenario.topicResets ?? []).map(({ cache, topic, ...when }) =>
+      controls.resetTopic(cache, topic, when, why),
+    ),
     tokenWithdrawals: (scenario.tokens ?? []).map(({ tokenId, action, afterMs }) =>
-      action === 'expire' ? controls.expireToken(tokenId, { afterMs }, why) : controls.revokeToken(tokenId, { afterMs }, why),
+      action === 'expire'
+        ? controls.expireToken(tokenId, { afterMs }, why)
+        : controls.revokeToken(tokenId, { afterMs }, why),
     ),
   };
 }

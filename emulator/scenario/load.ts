@@ -17,11 +17,14 @@ export function parseScenario(text: string, source: string): ScenarioInput {
   } catch (error) {
     throw new ScenarioError(`${source} is not valid YAML or JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScenarioError(`${source} must hold an object (a scenario)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ScenarioError(`${source} must hold an object (a scenario)`);
   try {
     return checked<ScenarioInput>('Scenario', value);
   } catch (error) {
-    throw new ScenarioError(`${source}: ${(error as Error).message.replace('The request body is invalid: body', 'the scenario')}`);
+    throw new ScenarioError(
+      `${source}: ${(error as Error).message.replace('The request body is invalid: body', 'the scenario')}`,
+    );
   }
 }
 

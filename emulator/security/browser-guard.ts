@@ -55,10 +55,20 @@ export function browserGuard(settings: BrowserGuardSettings): BrowserGuard {
         if (origins.allows(plane, origin, host)) return undefined;
         const flag = plane === 'control' ? '--control-cors-origin' : '--cors-origin';
         const where = plane === 'control' ? 'the control plane (/_emulator/)' : 'the service routes';
-        return new EmulatorError('origin_not_allowed', `The origin '${origin.slice(0, 100)}' may not call ${where}: allow it with ${flag}.`);
+        return new EmulatorError(
+          'origin_not_allowed',
+          `The origin '${origin.slice(0, 100)}' may not call ${where}: allow it with ${flag}.`,
+        );
       }
-      if ((fetchSite === 'cross-site' || fetchSite === 'same-site') && !SAFE_METHODS.has(method) && !origins.anyOrigin(plane)) {
-        return new EmulatorError('origin_not_allowed', `A ${fetchSite} browser request without Origin may not change state.`);
+      if (
+        (fetchSite === 'cross-site' || fetchSite === 'same-site') &&
+        !SAFE_METHODS.has(method) &&
+        !origins.anyOrigin(plane)
+      ) {
+        return new EmulatorError(
+          'origin_not_allowed',
+          `A ${fetchSite} browser request without Origin may not change state.`,
+        );
       }
       return undefined;
     },

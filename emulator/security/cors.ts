@@ -19,8 +19,14 @@ export function methodsByPath(documents: readonly OpenApiDocument[]): Map<string
   return byPath;
 }
 
-export async function registerCors(app: FastifyInstance, origins: OriginPolicy, documents: readonly OpenApiDocument[]): Promise<void> {
-  const grantFor = (plane: Plane) => (origin: string | undefined, done: (error: Error | null, grant: string | false) => void) => done(null, origins.grant(plane, origin));
+export async function registerCors(
+  app: FastifyInstance,
+  origins: OriginPolicy,
+  documents: readonly OpenApiDocument[],
+): Promise<void> {
+  const grantFor =
+    (plane: Plane) => (origin: string | undefined, done: (error: Error | null, grant: string | false) => void) =>
+      done(null, origins.grant(plane, origin));
   await app.register(cors, {
     origin: grantFor('service'),
     preflight: false,
@@ -32,7 +38,8 @@ export async function registerCors(app: FastifyInstance, origins: OriginPolicy, 
   // the control plane's grant; this hook sees the routes registered after it.
   const controlGrant = grantFor('control');
   app.addHook('onRoute', (route) => {
-    if (planeOf(route.url) === 'control') route.config = { ...route.config, cors: { ...(route.config as { cors?: object })?.cors, origin: controlGrant } };
+    if (planeOf(route.url) === 'control')
+      route.config = { ...route.config, cors: { ...(route.config as { cors?: object })?.cors, origin: controlGrant } };
   });
   for (const [url, methods] of methodsByPath(documents)) {
     const allow = [...methods, 'OPTIONS'].join(', ');

@@ -57,7 +57,10 @@ const REMEMBERED_HOSTS = 256;
  * The per-request Host check, or undefined when it does not apply. It runs on every request: a
  * Host seen before and allowed costs one Set lookup; only a new Host is parsed.
  */
-export function hostCheck(listenHost: string, allowedHosts: readonly string[]): ((host: string) => boolean) | undefined {
+export function hostCheck(
+  listenHost: string,
+  allowedHosts: readonly string[],
+): ((host: string) => boolean) | undefined {
   if (!hostCheckApplies(listenHost, allowedHosts)) return undefined;
   const allowed = new Set<string>();
   return (host) => {

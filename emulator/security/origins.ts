@@ -25,7 +25,12 @@ export function isLocalOrigin(origin: string): boolean {
   const match = ORIGIN.exec(origin.toLowerCase());
   if (!match) return false;
   const name = hostnameOf(match[2]!);
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
 }
 
 /** A page of the emulator itself: its origin names the Host the request was sent to (http, or https behind a proxy). */
@@ -58,7 +63,8 @@ export function originPolicy(settings: OriginSettings): OriginPolicy {
     const memory = remembered[plane];
     let verdict = memory.get(origin);
     if (verdict === undefined) {
-      verdict = any[plane] || configured[plane].has(origin.toLowerCase()) || (plane === 'service' && isLocalOrigin(origin));
+      verdict =
+        any[plane] || configured[plane].has(origin.toLowerCase()) || (plane === 'service' && isLocalOrigin(origin));
       if (memory.size >= REMEMBERED_ORIGINS) memory.clear();
       memory.set(origin, verdict);
     }

@@ -22,7 +22,11 @@ export function storeMessage(page: number, seq: number, value: MessageValue): St
   // Built around JSON.stringify of the value alone: the same JSON as stringifying the whole
   // element (numbers are safe integers), at a fraction of the cost on the publish path.
   const head = `{"item":{"sequence_page":${page},"topic_sequence_number":${seq},"value":`;
-  if ('text' in value) return { element: flattened(`${head}{"text":${JSON.stringify(value.text)}}}}`), bytes: Buffer.byteLength(value.text) };
+  if ('text' in value)
+    return {
+      element: flattened(`${head}{"text":${JSON.stringify(value.text)}}}}`),
+      bytes: Buffer.byteLength(value.text),
+    };
   const base64 = Buffer.from(value.binary.buffer, value.binary.byteOffset, value.binary.byteLength).toString('base64');
   return { element: flattened(`${head}{"binary":"${base64}"}}}`), bytes: value.binary.byteLength };
 }

@@ -36,8 +36,7 @@ export interface Discontinuity {
 }
 
 export type ReadPlan =
-  | { kind: 'wait' }
-  | { kind: 'deliver'; discontinuity?: Discontinuity; from: number; count: number };
+  { kind: 'wait' } | { kind: 'deliver'; discontinuity?: Discontinuity; from: number; count: number };
 
 const WAIT: ReadPlan = { kind: 'wait' };
 

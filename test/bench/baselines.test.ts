@@ -14,12 +14,18 @@ describe('B-fastify', () => {
     const server = await startBFastify();
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const publish = await request(`${server.url}/topics/default-cache/t`, { method: 'POST', headers: textHeaders, body: 'hello' });
+      const publish = await request(`${server.url}/topics/default-cache/t`, {
+        method: 'POST',
+        headers: textHeaders,
+        body: 'hello',
+      });
       expect(publish.statusCode).toBe(204);
       expect(await publish.body.text()).toBe('');
       const subscribe = await request(`${server.url}/topics/default-cache/t?sequence_number=0&sequence_page=0`);
       expect(subscribe.statusCode).toBe(200);
-      expect(await subscribe.body.json()).toEqual({ items: [{ item: { sequence_page: 1, topic_sequence_number: 1, value: { text: 'hello' } } }] });
+      expect(await subscribe.body.json()).toEqual({
+        items: [{ item: { sequence_page: 1, topic_sequence_number: 1, value: { text: 'hello' } } }],
+      });
     } finally {
       await server.close();
     }
@@ -36,13 +42,23 @@ describe('B-ref', () => {
     try {
       const subscribe = request(`${server.url}/topics/default-cache/t?sequence_number=0&sequence_page=0`);
       await isParked;
-      const other = await request(`${server.url}/topics/default-cache/other`, { method: 'POST', headers: textHeaders, body: 'not for t' });
+      const other = await request(`${server.url}/topics/default-cache/other`, {
+        method: 'POST',
+        headers: textHeaders,
+        body: 'not for t',
+      });
       expect(other.statusCode).toBe(204);
-      const publish = await request(`${server.url}/topics/default-cache/t`, { method: 'POST', headers: textHeaders, body: 'for t' });
+      const publish = await request(`${server.url}/topics/default-cache/t`, {
+        method: 'POST',
+        headers: textHeaders,
+        body: 'for t',
+      });
       expect(publish.statusCode).toBe(204);
       const answer = await subscribe;
       expect(answer.statusCode).toBe(200);
-      expect(await answer.body.json()).toEqual({ items: [{ item: { sequence_page: 1, topic_sequence_number: 1, value: { text: 'for t' } } }] });
+      expect(await answer.body.json()).toEqual({
+        items: [{ item: { sequence_page: 1, topic_sequence_number: 1, value: { text: 'for t' } } }],
+      });
     } finally {
       await server.close();
     }
@@ -70,9 +86,15 @@ describe('a baseline in its own process', () => {
       expect(await server.inflight()).toBe(0);
       const subscribe = request(`${server.url}/topics/default-cache/t`);
       expect(await server.waitInflight(1, 10_000)).toBe(1);
-      const publish = await request(`${server.url}/topics/default-cache/t`, { method: 'POST', headers: textHeaders, body: 'x' });
+      const publish = await request(`${server.url}/topics/default-cache/t`, {
+        method: 'POST',
+        headers: textHeaders,
+        body: 'x',
+      });
       expect(publish.statusCode).toBe(204);
-      expect((await (await subscribe).body.json()) as unknown).toMatchObject({ items: [{ item: { value: { text: 'x' } } }] });
+      expect((await (await subscribe).body.json()) as unknown).toMatchObject({
+        items: [{ item: { value: { text: 'x' } } }],
+      });
       const memory = await server.memory();
       expect(memory.gcExposed).toBe(true);
       expect(memory.heapUsed).toBeGreaterThan(0);

@@ -26,10 +26,16 @@ describe('httpErrorFrom', () => {
     expect(error).toBeInstanceOf(TopicsHttpError);
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('TopicsHttpError');
-    expect(error).toMatchObject({ status: 429, code: 'limit_exceeded', message: 'Too many requests.', retryAfterSeconds: 2, body });
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'limit_exceeded',
+      message: 'Too many requests.',
+      retryAfterSeconds: 2,
+      body,
+    });
   });
 
-  it('takes a message without a code (the shape of the provider\'s other APIs)', async () => {
+  it("takes a message without a code (the shape of the provider's other APIs)", async () => {
     const error = await httpErrorFrom(new Response('{"message":"Request rate exceeded."}', { status: 429 }));
     expect(error).toMatchObject({ status: 429, code: undefined, message: 'Request rate exceeded.' });
   });

@@ -79,7 +79,11 @@ describe('publish', () => {
       calls.push({ url: String(input), self: this });
       return Promise.resolve(new Response(null, { status: 204 }));
     } as typeof fetch;
-    await new TopicsClient({ baseUrl: 'https://example.invalid', token: TOKEN, fetch: fakeFetch }).publish('c', 't', 'x');
+    await new TopicsClient({ baseUrl: 'https://example.invalid', token: TOKEN, fetch: fakeFetch }).publish(
+      'c',
+      't',
+      'x',
+    );
     expect(calls).toEqual([{ url: 'https://example.invalid/topics/c/t', self: undefined }]);
   });
 

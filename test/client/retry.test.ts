@@ -71,7 +71,9 @@ describe('subscribe retries', () => {
     ctx.server.script(limited(), items(textItem(1, 1, 'a')), limited(), items(textItem(2, 1, 'b')));
     const sleep = instantSleep();
     const events: TopicEvent[] = [];
-    for await (const event of ctx.client.subscribe('c', 't', { retry: { sleep, random: () => 0, maxRetries: 1, initialDelayMs: 10 } })) {
+    for await (const event of ctx.client.subscribe('c', 't', {
+      retry: { sleep, random: () => 0, maxRetries: 1, initialDelayMs: 10 },
+    })) {
       events.push(event);
       if (events.length === 2) break;
     }

@@ -89,18 +89,31 @@ describe('subscribe', () => {
     const first = values[0];
     expect(first && 'binary' in first && first.binary).toBeInstanceOf(Uint8Array);
     expect(first && 'binary' in first && [...first.binary]).toEqual([...bytes]);
-    expect(values.slice(1).map((v) => (v && 'binary' in v ? [...v.binary] : v))).toEqual([[], [0xfb, 0xff], { text: '✓' }]);
+    expect(values.slice(1).map((v) => (v && 'binary' in v ? [...v.binary] : v))).toEqual([
+      [],
+      [0xfb, 0xff],
+      { text: '✓' },
+    ]);
   });
 
   it.each([
     ['a body that is not JSON', (res: import('node:http').ServerResponse) => res.end('{items')],
     ['no items array', json(200, { messages: [] })],
-    ['an element with both members', json(200, { items: [{ ...textItem(1, 1, 'a') as object, ...discontinuity(0, 1, 1) as object }] })],
+    [
+      'an element with both members',
+      json(200, { items: [{ ...(textItem(1, 1, 'a') as object), ...(discontinuity(0, 1, 1) as object) }] }),
+    ],
     ['an element with neither member', json(200, { items: [{ heartbeat: {} }] })],
-    ['a value with neither text nor binary', json(200, { items: [{ item: { topic_sequence_number: 1, sequence_page: 1, value: {} } }] })],
+    [
+      'a value with neither text nor binary',
+      json(200, { items: [{ item: { topic_sequence_number: 1, sequence_page: 1, value: {} } }] }),
+    ],
     ['a non-integer sequence number', json(200, { items: [textItem(1.5, 1, 'a')] })],
     ['a missing page', json(200, { items: [{ item: { topic_sequence_number: 1, value: { text: 'a' } } }] })],
-    ['binary that is not base64', json(200, { items: [{ item: { topic_sequence_number: 1, sequence_page: 1, value: { binary: '*' } } }] })],
+    [
+      'binary that is not base64',
+      json(200, { items: [{ item: { topic_sequence_number: 1, sequence_page: 1, value: { binary: '*' } } }] }),
+    ],
   ])('throws TopicsProtocolError, without retrying, for %s', async (_, answer) => {
     ctx.server.script(answer);
     const sleep = vi.fn(async () => {});
@@ -112,7 +125,10 @@ describe('subscribe', () => {
   });
 
   it('keeps members the document does not name', async () => {
-    const extra = { item: { topic_sequence_number: 1, sequence_page: 1, value: { text: 'a' }, publisher_id: 'p' }, x: 1 };
+    const extra = {
+      item: { topic_sequence_number: 1, sequence_page: 1, value: { text: 'a' }, publisher_id: 'p' },
+      x: 1,
+    };
     ctx.server.script(json(200, { items: [extra], next: 'ignored' }));
     const events = await take(ctx.client.subscribe('c', 't'), 1);
     expect(events).toEqual([{ kind: 'item', sequenceNumber: 1, sequencePage: 1, value: { text: 'a' } }]);
@@ -169,7 +185,7 @@ describe('ending a subscription', () => {
     expect(request.finished()).toBe(false);
   });
 
-  it('stops listening to the caller\'s signal once it has ended', async () => {
+  it("stops listening to the caller's signal once it has ended", async () => {
     ctx.server.script(items(textItem(1, 1, 'a')));
     const controller = new AbortController();
     const remove = vi.spyOn(controller.signal, 'removeEventListener');

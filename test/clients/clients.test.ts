@@ -30,12 +30,18 @@ function subscribe(e: RunningEmulator, topic: string, style: Style, abortAfterMs
 
 /** Waits until `count` subscribe requests wait on the topic (the emulator's own view). */
 async function parked(e: RunningEmulator, topic: string, count = 1): Promise<void> {
-  await vi.waitFor(() => expect(e.state().waitingSubscribers.filter((w) => w.topic === topic).length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 2 });
+  await vi.waitFor(
+    () => expect(e.state().waitingSubscribers.filter((w) => w.topic === topic).length).toBeGreaterThanOrEqual(count),
+    { timeout: 5000, interval: 2 },
+  );
 }
 
 /** Publishes as browsers do: fetch with a string body sends text/plain;charset=UTF-8 unless told otherwise. */
 async function publish(e: RunningEmulator, topic: string, body: string, contentType?: string): Promise<void> {
-  const headers: Record<string, string> = { authorization: e.apiKey, ...(contentType ? { 'content-type': contentType } : {}) };
+  const headers: Record<string, string> = {
+    authorization: e.apiKey,
+    ...(contentType ? { 'content-type': contentType } : {}),
+  };
   const response = await fetch(`${e.url}/topics/${CACHE}/${topic}`, { method: 'POST', headers, body });
   expect(response.status, await response.text()).toBe(204);
 }
@@ -44,7 +50,9 @@ const texts = (s: Subscriber) => s.delivered.map((d) => d.text);
 
 /** Few requests per message: one per answer, plus the client's own aborts and the first poll. */
 function expectNoSpinning(s: Subscriber, messages: number): void {
-  expect(s.requests, `${s.requests} requests for ${messages} messages`).toBeLessThanOrEqual(messages + s.aborts + s.emptyAnswers + 2);
+  expect(s.requests, `${s.requests} requests for ${messages} messages`).toBeLessThanOrEqual(
+    messages + s.aborts + s.emptyAnswers + 2,
+  );
 }
 
 describe.each(['cursorless', 'resume-after-new', 'resume-at-new'] as const)('a %s subscriber', (style) => {
@@ -172,7 +180,10 @@ describe('the old defaults, for contrast', () => {
     await parked(e, 'lost');
     e.resetTopic(CACHE, 'lost'); // the waiting poll is answered with a lone discontinuity to 1
     // It resumes at 2, ahead of the stream: another lone discontinuity at once, and again.
-    await vi.waitFor(() => expect(subscriber.discontinuities).toBeGreaterThanOrEqual(20), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(subscriber.discontinuities).toBeGreaterThanOrEqual(20), {
+      timeout: 5000,
+      interval: 5,
+    });
     await publish(e, 'lost', 'lost: number 1');
     await parked(e, 'lost');
     await publish(e, 'lost', 'number 2');

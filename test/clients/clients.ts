@@ -57,7 +57,8 @@ export class Subscriber {
     const deadline = Date.now() + timeoutMs;
     while (this.delivered.length < count) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${this.style}: ${this.delivered.length} of ${count} messages delivered after ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(`${this.style}: ${this.delivered.length} of ${count} messages delivered after ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.arrivals.add(() => (clearTimeout(timer), resolve()));
@@ -77,8 +78,12 @@ export class Subscriber {
       const timer = setTimeout(() => controller.abort(), this.abortAfterMs);
       this.requests += 1;
       try {
-        const response = await fetch(`${this.baseUrl}/${this.topicPath}${this.query()}`, { headers: { authorization: this.key }, signal: controller.signal });
-        if (response.status !== 200) throw new Error(`${this.style}: subscribe answered ${response.status}: ${await response.text()}`);
+        const response = await fetch(`${this.baseUrl}/${this.topicPath}${this.query()}`, {
+          headers: { authorization: this.key },
+          signal: controller.signal,
+        });
+        if (response.status !== 200)
+          throw new Error(`${this.style}: subscribe answered ${response.status}: ${await response.text()}`);
         this.take(((await response.json()) as { items: Element[] }).items);
       } catch (error) {
         if (!controller.signal.aborted) {

@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { advance, checkAnswer } from '../../conformance/answer.js';
 import { decodeElements, type Element } from '../../conformance/elements.js';
 
-const item = (page: number, n: number, text = `m${n}`) => ({ item: { sequence_page: page, topic_sequence_number: n, value: { text } } });
-const gap = (last: number, next: number, page: number) => ({ discontinuity: { last_topic_sequence: last, new_topic_sequence: next, new_sequence_page: page } });
+const item = (page: number, n: number, text = `m${n}`) => ({
+  item: { sequence_page: page, topic_sequence_number: n, value: { text } },
+});
+const gap = (last: number, next: number, page: number) => ({
+  discontinuity: { last_topic_sequence: last, new_topic_sequence: next, new_sequence_page: page },
+});
 const elements = (...raw: unknown[]): Element[] => decodeElements({ items: raw })!;
-const rules = (cursor: { n: number; page: number }, ...raw: unknown[]) => checkAnswer(cursor, elements(...raw)).map((p) => p.rule);
+const rules = (cursor: { n: number; page: number }, ...raw: unknown[]) =>
+  checkAnswer(cursor, elements(...raw)).map((p) => p.rule);
 
 describe('checkAnswer', () => {
   it('accepts a contiguous answer from the cursor', () => {
@@ -45,7 +50,9 @@ describe('checkAnswer', () => {
   });
 
   it('reports a discontinuity standing after the item it announces, once', () => {
-    expect(rules({ n: 3, page: 9 }, item(9, 3), item(9, 7), gap(3, 7, 9), item(9, 8))).toEqual(['discontinuity.precedes-item']);
+    expect(rules({ n: 3, page: 9 }, item(9, 3), item(9, 7), gap(3, 7, 9), item(9, 8))).toEqual([
+      'discontinuity.precedes-item',
+    ]);
   });
 
   it('reports elements with both or neither member', () => {

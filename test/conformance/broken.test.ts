@@ -22,7 +22,11 @@ describe.concurrent('conformance suite against deliberately broken servers', () 
   it('covers at least 15 distinct violations, each mapped to a rule of the catalogue', async () => {
     const { catalogue } = await import('../../conformance/rules/index.js');
     expect(names.length).toBeGreaterThanOrEqual(15);
-    for (const name of names) expect(catalogue.map((r) => r.id), name).toContain(violations[name].rule);
+    for (const name of names)
+      expect(
+        catalogue.map((r) => r.id),
+        name,
+      ).toContain(violations[name].rule);
   });
 
   for (const name of names) {
@@ -41,9 +45,10 @@ describe.concurrent('conformance suite against deliberately broken servers', () 
         });
         const result = report.rules.find((r) => r.id === spec.rule)!;
         const observed = result.level === 'observed';
-        expect(result.status, JSON.stringify(report.rules.filter((r) => r.status !== 'passed').map((r) => [r.id, r.status, r.detail]))).toBe(
-          observed ? 'warning' : 'failed',
-        );
+        expect(
+          result.status,
+          JSON.stringify(report.rules.filter((r) => r.status !== 'passed').map((r) => [r.id, r.status, r.detail])),
+        ).toBe(observed ? 'warning' : 'failed');
         // Observed-level findings are warnings: they never fail the run on their own.
         expect(report.exitCode).toBe(observed ? 0 : 1);
         expect(result.findings[0]!.requests.length).toBeGreaterThan(0);

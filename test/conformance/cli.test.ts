@@ -22,7 +22,10 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], {
       env: { ...process.env, ...env },
@@ -42,15 +45,32 @@ describe.concurrent('topics-conformance CLI', () => {
     const junit = join(dir, 'report.xml');
     const json = join(dir, 'report.json');
     const { code, stdout } = await cli([
-      '--base-url', broken.url, '--token', emulator.apiKey, '--cache', 'default-cache',
-      '--rules', 'auth.both-400', '--report', `junit=${junit}`, '--report', `json=${json}`,
+      '--base-url',
+      broken.url,
+      '--token',
+      emulator.apiKey,
+      '--cache',
+      'default-cache',
+      '--rules',
+      'auth.both-400',
+      '--report',
+      `junit=${junit}`,
+      '--report',
+      `json=${json}`,
     ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/FAIL\s+documented\s+auth\.both-400/);
-    expect(stdout).toContain('Contract: §5 "When both are present, the response is 400 stating that only one value may be set."');
+    expect(stdout).toContain(
+      'Contract: §5 "When both are present, the response is 400 stating that only one value may be set."',
+    );
     expect(stdout).toMatch(/curl -sS -i -X POST ".*token=\$TOKEN" -H "authorization: \$TOKEN"/);
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="topics-conformance.auth" name="auth.both-400[^"]*"[^>]*>\s*<failure /);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { exitCode: number; rules: Array<{ id: string; status: string }> };
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="topics-conformance.auth" name="auth.both-400[^"]*"[^>]*>\s*<failure /,
+    );
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      exitCode: number;
+      rules: Array<{ id: string; status: string }>;
+    };
     expect(report.exitCode).toBe(1);
     expect(report.rules.find((r) => r.id === 'auth.both-400')?.status).toBe('failed');
     expect(readFileSync(json, 'utf8')).not.toContain(emulator.apiKey);
@@ -67,8 +87,13 @@ describe.concurrent('topics-conformance CLI', () => {
 
   it('exits 0 when every rule passes; reads a config file and TOPICS_CONFORMANCE_* variables, flags winning', async () => {
     const config = join(dir, 'conformance.yaml');
-    writeFileSync(config, `baseUrl: ${emulator.url}\ncache: no-such-cache\nrules: [auth.header-accepted, auth.both-400]\n`);
-    const { code, stdout, stderr } = await cli(['--config', config, '--cache', 'default-cache', '--seed', '3'], { TOPICS_CONFORMANCE_TOKEN: emulator.apiKey });
+    writeFileSync(
+      config,
+      `baseUrl: ${emulator.url}\ncache: no-such-cache\nrules: [auth.header-accepted, auth.both-400]\n`,
+    );
+    const { code, stdout, stderr } = await cli(['--config', config, '--cache', 'default-cache', '--seed', '3'], {
+      TOPICS_CONFORMANCE_TOKEN: emulator.apiKey,
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/pass\s+documented\s+auth\.header-accepted/);

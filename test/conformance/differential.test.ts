@@ -10,7 +10,10 @@ let b: RunningEmulator;
 let broken: BrokenServer;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startEmulator({ port: 0, logLevel: 'silent' }), startEmulator({ port: 0, logLevel: 'silent' })]);
+  [a, b] = await Promise.all([
+    startEmulator({ port: 0, logLevel: 'silent' }),
+    startEmulator({ port: 0, logLevel: 'silent' }),
+  ]);
   broken = await startBrokenServer({ upstream: b.url, violation: 'missing-token-403' });
 });
 
@@ -19,11 +22,18 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
 
-const target = (emulator: RunningEmulator, baseUrl = emulator.url) => ({ baseUrl, token: emulator.apiKey, cache: 'default-cache' });
+const target = (emulator: RunningEmulator, baseUrl = emulator.url) => ({
+  baseUrl,
+  token: emulator.apiKey,
+  cache: 'default-cache',
+});
 
 describe('differential mode', () => {
   it('finds no difference between two emulators', async () => {
-    const report = await runDifferential({ ...target(a), rules: ['auth.*', 'resume.*', 'subscribe.*'], seed: 4 }, target(b));
+    const report = await runDifferential(
+      { ...target(a), rules: ['auth.*', 'resume.*', 'subscribe.*'], seed: 4 },
+      target(b),
+    );
     expect(report.rules).toEqual([]);
     expect(report.requests).toEqual([]);
     expect(report.compared).toBeGreaterThan(20);

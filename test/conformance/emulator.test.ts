@@ -19,13 +19,21 @@ afterAll(async () => {
 /** A token that expired an hour ago, signed with the emulator's key. */
 async function expiredToken(): Promise<string> {
   const request = { permissions: [{ role: 'publishsubscribe' as const, cache: '*', topic: '*' }], ttlSeconds: 60 };
-  const { token } = await issueToken(request, signingKeyBytes(emulator.settings.signingKey), Date.now() - 3_600_000, new URL(emulator.url).host);
+  const { token } = await issueToken(
+    request,
+    signingKeyBytes(emulator.settings.signingKey),
+    Date.now() - 3_600_000,
+    new URL(emulator.url).host,
+  );
   return token;
 }
 
 describe('conformance suite against the emulator', () => {
   it('passes every rule that runs, and says why any rule was skipped', async () => {
-    const restricted = await emulator.issueToken({ permissions: [{ role: 'subscribeonly', cache: 'default-cache', topic: '*' }], ttlSeconds: 3600 });
+    const restricted = await emulator.issueToken({
+      permissions: [{ role: 'subscribeonly', cache: 'default-cache', topic: '*' }],
+      ttlSeconds: 3600,
+    });
     const report = await runConformance({
       baseUrl: emulator.url,
       token: emulator.apiKey,
@@ -37,7 +45,10 @@ describe('conformance suite against the emulator', () => {
       allowGlobalReset: true,
     });
     const notPassing = report.rules.filter((r) => r.status === 'failed' || r.status === 'warning');
-    expect(notPassing.map((r) => `${r.id}: ${r.findings[0]?.message}`), `seed ${report.seed}`).toEqual([]);
+    expect(
+      notPassing.map((r) => `${r.id}: ${r.findings[0]?.message}`),
+      `seed ${report.seed}`,
+    ).toEqual([]);
     expect(report.exitCode).toBe(0);
     for (const rule of report.rules.filter((r) => r.status === 'skipped')) expect(rule.detail, rule.id).toMatch(/\S/);
     // Every documented rule that needs nothing but the endpoint and tokens ran and passed.
@@ -46,7 +57,9 @@ describe('conformance suite against the emulator', () => {
     expect(report.requests).toBeGreaterThan(100);
     expect(report.control.available).toBe(true);
     // The observations describe the emulator's defaults (x-emulator-first-request, -discontinuity, -content-types).
-    const observed = Object.fromEntries(report.rules.filter((r) => r.status === 'observed').map((r) => [r.id, r.detail]));
+    const observed = Object.fromEntries(
+      report.rules.filter((r) => r.status === 'observed').map((r) => [r.id, r.detail]),
+    );
     expect(observed).toEqual({
       'observe.first-request': 'waits for the next message published, and answers it',
       'observe.ahead-of-stream': expect.stringMatching(/waits; after a publish: discontinuity to \d+@\d+, item \d+$/),
@@ -75,9 +88,19 @@ describe('conformance suite against the emulator', () => {
   ])('passes every documented rule with %s', async (_name, settings) => {
     const variant = await startEmulator({ port: 0, logLevel: 'silent', ...settings });
     try {
-      const report = await runConformance({ baseUrl: variant.url, token: variant.apiKey, cache: 'default-cache', rules: ['documented'], seed: 5, runs: 2 });
+      const report = await runConformance({
+        baseUrl: variant.url,
+        token: variant.apiKey,
+        cache: 'default-cache',
+        rules: ['documented'],
+        seed: 5,
+        runs: 2,
+      });
       const failed = report.rules.filter((r) => r.status !== 'passed');
-      expect(failed.map((r) => `${r.id}: ${r.findings[0]?.message ?? r.detail}`), `seed ${report.seed}`).toEqual([]);
+      expect(
+        failed.map((r) => `${r.id}: ${r.findings[0]?.message ?? r.detail}`),
+        `seed ${report.seed}`,
+      ).toEqual([]);
     } finally {
       await variant.close();
     }
@@ -85,13 +108,24 @@ describe('conformance suite against the emulator', () => {
 
   it('refuses to start against a token the endpoint refuses, or a cache it does not have', async () => {
     const options = { baseUrl: emulator.url, token: emulator.apiKey, cache: 'default-cache' };
-    await expect(runConformance({ ...options, token: 'not-a-key' })).rejects.toThrow(/the token was refused: a publish to cache default-cache answered 401/);
-    await expect(runConformance({ ...options, cache: 'no-such-cache' })).rejects.toThrow(/cache no-such-cache does not exist/);
+    await expect(runConformance({ ...options, token: 'not-a-key' })).rejects.toThrow(
+      /the token was refused: a publish to cache default-cache answered 401/,
+    );
+    await expect(runConformance({ ...options, cache: 'no-such-cache' })).rejects.toThrow(
+      /cache no-such-cache does not exist/,
+    );
   });
 
   it('only creates topics named after its run, in the cache it was given', async () => {
     const before = new Set(emulator.context.store.snapshot().map((t) => `${t.cache}/${t.topic}`));
-    const report = await runConformance({ baseUrl: emulator.url, token: emulator.apiKey, cache: 'default-cache', rules: ['stream.*', 'auth.*'], seed: 7, runs: 2 });
+    const report = await runConformance({
+      baseUrl: emulator.url,
+      token: emulator.apiKey,
+      cache: 'default-cache',
+      rules: ['stream.*', 'auth.*'],
+      seed: 7,
+      runs: 2,
+    });
     const created = emulator.context.store.snapshot().filter((t) => !before.has(`${t.cache}/${t.topic}`));
     expect(created.length).toBeGreaterThan(3);
     for (const topic of created) {

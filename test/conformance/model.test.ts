@@ -3,7 +3,9 @@ import { decodeElements, type MessageValue } from '../../conformance/elements.js
 import { StreamModel } from '../../conformance/model.js';
 
 const text = (t: string): MessageValue => ({ kind: 'text', text: t });
-const item = (page: number, n: number, value: unknown) => ({ item: { sequence_page: page, topic_sequence_number: n, value } });
+const item = (page: number, n: number, value: unknown) => ({
+  item: { sequence_page: page, topic_sequence_number: n, value },
+});
 const answer = (...raw: unknown[]) => decodeElements({ items: raw })!;
 
 /** Publishes one after another, each acknowledged before the next is sent. */
@@ -82,7 +84,12 @@ describe('StreamModel', () => {
     const model = new StreamModel();
     model.addSubscriber('s1');
     publishAll(model, [text('a'), text('end')]);
-    model.received('s1', { n: 0, page: 0 }, answer(item(7, 1, { text: 'a' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })), 1);
+    model.received(
+      's1',
+      { n: 0, page: 0 },
+      answer(item(7, 1, { text: 'a' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })),
+      1,
+    );
     model.finish('s1');
     expect(rulesOf(model)).toEqual(['stream.no-duplicates']);
   });
@@ -91,7 +98,12 @@ describe('StreamModel', () => {
     const model = new StreamModel();
     model.addSubscriber('s1');
     publishAll(model, [text('a'), text('a'), text('end')]);
-    model.received('s1', { n: 0, page: 0 }, answer(item(7, 1, { text: 'a' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })), 1);
+    model.received(
+      's1',
+      { n: 0, page: 0 },
+      answer(item(7, 1, { text: 'a' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })),
+      1,
+    );
     model.finish('s1');
     expect(model.check()).toEqual([]);
   });
@@ -113,7 +125,12 @@ describe('StreamModel', () => {
     const record = model.publishStarted({ kind: 'binary', bytes: new Uint8Array([0, 1, 2]) });
     model.publishEnded(record, 'acked');
     publishAll(model, [text('end')]);
-    model.received('s1', { n: 2, page: 7 }, answer(item(7, 2, { binary: Buffer.from([0, 1, 3]).toString('base64') }), item(7, 3, { text: 'end' })), 2);
+    model.received(
+      's1',
+      { n: 2, page: 7 },
+      answer(item(7, 2, { binary: Buffer.from([0, 1, 3]).toString('base64') }), item(7, 3, { text: 'end' })),
+      2,
+    );
     model.finish('s1');
     expect(rulesOf(model)).toEqual(['stream.values-byte-exact']);
   });
@@ -122,7 +139,12 @@ describe('StreamModel', () => {
     const model = new StreamModel();
     model.addSubscriber('s1');
     publishAll(model, [text('first'), text('second'), text('end')]);
-    model.received('s1', { n: 0, page: 0 }, answer(item(7, 1, { text: 'second' }), item(7, 2, { text: 'first' }), item(7, 3, { text: 'end' })), 1);
+    model.received(
+      's1',
+      { n: 0, page: 0 },
+      answer(item(7, 1, { text: 'second' }), item(7, 2, { text: 'first' }), item(7, 3, { text: 'end' })),
+      1,
+    );
     model.finish('s1');
     expect(rulesOf(model)).toEqual(['stream.publish-order']);
   });
@@ -135,7 +157,12 @@ describe('StreamModel', () => {
     model.publishEnded(a, 'acked');
     model.publishEnded(b, 'acked');
     publishAll(model, [text('end')]);
-    model.received('s1', { n: 0, page: 0 }, answer(item(7, 1, { text: 'b' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })), 1);
+    model.received(
+      's1',
+      { n: 0, page: 0 },
+      answer(item(7, 1, { text: 'b' }), item(7, 2, { text: 'a' }), item(7, 3, { text: 'end' })),
+      1,
+    );
     model.finish('s1');
     expect(model.check()).toEqual([]);
   });

@@ -27,7 +27,10 @@ const report: ConformanceReport = {
   requests: 10,
   throttled: 0,
   control: { available: false, reason: 'off' },
-  rules: [rule('auth.header-accepted', 'passed'), rule('observe.first-request', 'observed', 'waits for the next message published, and answers it')],
+  rules: [
+    rule('auth.header-accepted', 'passed'),
+    rule('observe.first-request', 'observed', 'waits for the next message published, and answers it'),
+  ],
   summary: { passed: 1, failed: 0, warning: 0, observed: 1, skipped: 0 },
   exitCode: 0,
   variables: [],
@@ -44,7 +47,9 @@ describe('the observation outcome', () => {
   it('JUnit passes it, with the observation as a property and in system-out', () => {
     const junit = renderJunit(report);
     const observe = /<testcase classname="topics-conformance.observe"[\s\S]*?<\/testcase>/.exec(junit)![0];
-    expect(observe).toContain('<property name="observation" value="waits for the next message published, and answers it"/>');
+    expect(observe).toContain(
+      '<property name="observation" value="waits for the next message published, and answers it"/>',
+    );
     expect(observe).toContain('<system-out>observation (never fails)');
     expect(observe).not.toMatch(/<failure|<skipped/);
     expect(junit).toContain('failures="0"');
@@ -52,7 +57,11 @@ describe('the observation outcome', () => {
 
   it('JSON keeps the status and the detail', () => {
     const json = JSON.parse(renderJson(report)) as ConformanceReport;
-    expect(json.rules[1]).toMatchObject({ status: 'observed', level: 'observation', detail: expect.stringMatching(/^waits/) });
+    expect(json.rules[1]).toMatchObject({
+      status: 'observed',
+      level: 'observation',
+      detail: expect.stringMatching(/^waits/),
+    });
     expect(json.summary.observed).toBe(1);
   });
 });

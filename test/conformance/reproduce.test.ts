@@ -29,7 +29,15 @@ describe('reproducing a failure', () => {
     // replay meets it again.
     const broken = await startBrokenServer({ upstream: emulator.url, violation: 'binary-truncated' });
     try {
-      const options = { baseUrl: broken.url, token: emulator.apiKey, cache: 'default-cache', rules: ['stream.*'], seed: 11, runs: 10, shrinkTimeMs: 2000 };
+      const options = {
+        baseUrl: broken.url,
+        token: emulator.apiKey,
+        cache: 'default-cache',
+        rules: ['stream.*'],
+        seed: 11,
+        runs: 10,
+        shrinkTimeMs: 2000,
+      };
       const first = await runConformance(options);
       const finding = first.rules.find((r) => r.id === 'stream.values-byte-exact')!.findings[0]!;
       const example = finding.counterexample!;
@@ -51,8 +59,21 @@ describe('reproducing a failure', () => {
   it('prints curl commands that send the same bytes, any bytes', async () => {
     const secrets = new Secrets();
     secrets.add(emulator.apiKey, 'TOKEN');
-    const sender = new Sender({ baseUrl: emulator.url, maxRequests: 100, concurrency: 4, ratePerSecond: 0, maxRetryAfterMs: 1000, maxRetries: 1 });
-    const target = new Target(sender, { cache: 'default-cache', missingCache: 'none', runId: 'curltest', token: emulator.apiKey, pollTimeoutMs: 5000 });
+    const sender = new Sender({
+      baseUrl: emulator.url,
+      maxRequests: 100,
+      concurrency: 4,
+      ratePerSecond: 0,
+      maxRetryAfterMs: 1000,
+      maxRetries: 1,
+    });
+    const target = new Target(sender, {
+      cache: 'default-cache',
+      missingCache: 'none',
+      runId: 'curltest',
+      token: emulator.apiKey,
+      pollTimeoutMs: 5000,
+    });
     const topic = target.newTopic('curl');
     const bytes = new Uint8Array(256).map((_, i) => i);
     const text = `quotes ' " \` $HOME %s \\n \n ✓ 🎉 \u0000`;

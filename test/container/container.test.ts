@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StartedTopicsEmulatorContainer, TopicsEmulatorContainer, TOPICS_EMULATOR_PORT } from '../../testcontainers/index.js';
+import {
+  StartedTopicsEmulatorContainer,
+  TopicsEmulatorContainer,
+  TOPICS_EMULATOR_PORT,
+} from '../../testcontainers/index.js';
 import { expectRoundTrip, publish } from '../package/topics-round-trip.js';
 
 // The image built from the Dockerfile, started through the testcontainers module, as a user's
@@ -20,17 +24,21 @@ let container: StartedTopicsEmulatorContainer | undefined;
 let containerLogs = '';
 
 beforeAll(async () => {
-  await run('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 }).catch((error: { stderr?: string; message: string }) => {
-    throw new Error(
-      `CONTAINER TESTS FAILED: no Docker engine answers (DOCKER_HOST=${process.env['DOCKER_HOST'] ?? 'default'}): ` +
-        `${error.stderr ?? error.message}\nRun them with \`npm run test:container\`, which starts one (docker/ci-setup.sh).`,
-    );
-  });
+  await run('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 20_000 }).catch(
+    (error: { stderr?: string; message: string }) => {
+      throw new Error(
+        `CONTAINER TESTS FAILED: no Docker engine answers (DOCKER_HOST=${process.env['DOCKER_HOST'] ?? 'default'}): ` +
+          `${error.stderr ?? error.message}\nRun them with \`npm run test:container\`, which starts one (docker/ci-setup.sh).`,
+      );
+    },
+  );
   await run('docker', ['image', 'inspect', image], { timeout: 20_000 }).catch(() => {
     throw new Error(`CONTAINER TESTS FAILED: image ${image} is missing; \`npm run test:container\` builds it.`);
   });
   if (process.env['TESTCONTAINERS_RYUK_DISABLED'] !== 'true') {
-    throw new Error('CONTAINER TESTS FAILED: set TESTCONTAINERS_RYUK_DISABLED=true (Ryuk\'s image cannot be pulled here).');
+    throw new Error(
+      "CONTAINER TESTS FAILED: set TESTCONTAINERS_RYUK_DISABLED=true (Ryuk's image cannot be pulled here).",
+    );
   }
 
   const startedAt = performance.now();
@@ -38,7 +46,10 @@ beforeAll(async () => {
     container = await new TopicsEmulatorContainer(image)
       .withCaches('default-cache', 'orders')
       .withAdminKey('container-test-admin-key')
-      .withScenario({ name: 'container-test', faults: [{ operation: 'publish', cache: 'default-cache', topic: 'scenario-fault', status: 503, count: 1 }] })
+      .withScenario({
+        name: 'container-test',
+        faults: [{ operation: 'publish', cache: 'default-cache', topic: 'scenario-fault', status: 503, count: 1 }],
+      })
       .withLogConsumer((stream) => stream.on('data', (chunk: Buffer | string) => (containerLogs += chunk.toString())))
       .start();
   } catch (error) {
@@ -83,14 +94,25 @@ describe('TopicsEmulatorContainer', () => {
     const missing = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
     expect(await missing.json(), `logs:\n${containerLogs}`).toMatchObject({ code: 'admin_key_required' });
     expect(missing.status).toBe(401);
-    const wrong = await fetch(url, { method: 'POST', headers: { 'x-emulator-admin-key': 'wrong' }, signal: AbortSignal.timeout(10_000) });
+    const wrong = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-emulator-admin-key': 'wrong' },
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(wrong.status).toBe(403);
   });
 
   it('answers the next publish with an injected 429, then recovers', async () => {
     const emulator = started();
     const topic = 'fault';
-    const rule = await emulator.injectFault({ operation: 'publish', cache: 'default-cache', topic, status: 429, retryAfterSeconds: 1, count: 1 });
+    const rule = await emulator.injectFault({
+      operation: 'publish',
+      cache: 'default-cache',
+      topic,
+      status: 429,
+      retryAfterSeconds: 1,
+      count: 1,
+    });
     expect(typeof rule.id).toBe('string');
 
     const limited = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', topic, 'm1');
@@ -114,14 +136,20 @@ describe('TopicsEmulatorContainer', () => {
 
   it('reset() clears topics: a first subscribe after it waits for a new message', async () => {
     const emulator = started();
-    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'old')).status).toBe(204);
+    expect(
+      (await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'old')).status,
+    ).toBe(204);
     await emulator.reset();
-    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'new')).status).toBe(204);
+    expect(
+      (await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'reset-me', 'new')).status,
+    ).toBe(204);
     const response = await fetch(`${emulator.getBaseUrl()}/topics/default-cache/reset-me`, {
       headers: { authorization: emulator.getApiKey() },
       signal: AbortSignal.timeout(10_000),
     });
-    const { items } = (await response.json()) as { items: Array<{ item?: { topic_sequence_number: number; value: unknown } }> };
+    const { items } = (await response.json()) as {
+      items: Array<{ item?: { topic_sequence_number: number; value: unknown } }>;
+    };
     // Numbering restarted: the message published after the reset is number 1 again.
     expect(items[0]?.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'new' } });
   });
@@ -131,7 +159,18 @@ describe('TopicsEmulatorContainer.withScenario(file)', () => {
   it('copies a YAML scenario file into the container and loads it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'topics-scenario-'));
     const file = join(dir, 'outage.yaml');
-    await writeFile(file, ['name: outage', 'faults:', '  - operation: publish', '    topic: from-yaml', '    status: 500', '    count: 1', ''].join('\n'));
+    await writeFile(
+      file,
+      [
+        'name: outage',
+        'faults:',
+        '  - operation: publish',
+        '    topic: from-yaml',
+        '    status: 500',
+        '    count: 1',
+        '',
+      ].join('\n'),
+    );
     const emulator = await new TopicsEmulatorContainer(image).withScenario(file).start();
     try {
       const first = await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'from-yaml', 'm1');
@@ -165,7 +204,9 @@ describe('the image', () => {
   }, 90_000);
 
   it('reports healthy through its HEALTHCHECK; prints its size and the time from start to healthy', async () => {
-    const { stdout: size } = await run('docker', ['image', 'inspect', image, '--format', '{{.Size}}'], { timeout: 20_000 });
+    const { stdout: size } = await run('docker', ['image', 'inspect', image, '--format', '{{.Size}}'], {
+      timeout: 20_000,
+    });
     const { stdout: created } = await run(
       'docker',
       ['create', '-p', `127.0.0.1::${TOPICS_EMULATOR_PORT}`, '-e', 'TOPICS_EMULATOR_ADMIN_KEY=health-test-key', image],
@@ -177,7 +218,17 @@ describe('the image', () => {
     const since = Math.floor(Date.now() / 1000 - 1).toString();
     const events = spawn(
       'docker',
-      ['events', '--since', since, '--filter', `container=${id}`, '--filter', 'event=health_status', '--format', '{{.Status}}'],
+      [
+        'events',
+        '--since',
+        since,
+        '--filter',
+        `container=${id}`,
+        '--filter',
+        'event=health_status',
+        '--format',
+        '{{.Status}}',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
@@ -198,7 +249,9 @@ describe('the image', () => {
       const startedAt = performance.now();
       await run('docker', ['start', id], { timeout: 30_000 });
       const healthyAt = await healthy;
-      const { stdout: user } = await run('docker', ['inspect', id, '--format', '{{.Config.User}}'], { timeout: 20_000 });
+      const { stdout: user } = await run('docker', ['inspect', id, '--format', '{{.Config.User}}'], {
+        timeout: 20_000,
+      });
       expect(user.trim()).toBe('node');
       console.log(
         `image ${image}: ${(Number(size) / 1e6).toFixed(1)} MB; docker start to healthy: ${((healthyAt - startedAt) / 1000).toFixed(1)} s ` +

@@ -36,7 +36,9 @@ describe('the admin key', () => {
 
   it('beyond loopback, the emulator refuses to start with the control plane on and no key', async () => {
     await expect(startEmulator({ host: '0.0.0.0', port: 0, logLevel: 'silent' })).rejects.toThrow(SettingsError);
-    await expect(startEmulator({ host: '0.0.0.0', port: 0, logLevel: 'silent' })).rejects.toThrow(/beyond loopback.*--admin-key.*--control off/);
+    await expect(startEmulator({ host: '0.0.0.0', port: 0, logLevel: 'silent' })).rejects.toThrow(
+      /beyond loopback.*--admin-key.*--control off/,
+    );
     expect(() => checkControlPlaneExposure(resolveSettings({ host: '0.0.0.0', adminKey: ADMIN_KEY }))).not.toThrow();
     expect(() => checkControlPlaneExposure(resolveSettings({ host: '::', controlPlane: false }))).not.toThrow();
   });
@@ -61,7 +63,12 @@ describe('--control off', () => {
     emulator = await start({ controlPlane: false });
     const client = clientOf(emulator);
     expect((await client.control('GET', '/health')).status).toBe(200);
-    for (const [method, path] of [['GET', '/state'], ['POST', '/reset'], ['POST', '/faults'], ['POST', '/clock']] as const) {
+    for (const [method, path] of [
+      ['GET', '/state'],
+      ['POST', '/reset'],
+      ['POST', '/faults'],
+      ['POST', '/clock'],
+    ] as const) {
       const response = await client.control(method, path, method === 'POST' ? {} : undefined);
       expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([404, 'route_not_found']);
     }
@@ -73,16 +80,37 @@ describe('bodies', () => {
   it('bad JSON, wrong media types and schema violations are 400s with a JSON {code, message}', async () => {
     emulator = await start();
     const { url } = emulator;
-    const send = (body: string, type: string) => fetch(`${url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': type }, body });
+    const send = (body: string, type: string) =>
+      fetch(`${url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': type }, body });
     const cases: [Response, number, string, RegExp][] = [
       [await send('{bad', 'application/json'), 400, 'invalid_request', /valid JSON/],
       [await send('status: 500', 'text/plain'), 400, 'unsupported_content_type', /application\/json/],
-      [await send('{"status": 418}', 'application/json'), 400, 'invalid_body', /body.status must be one of 400, 401, 403, 404, 429, 500, 503/],
-      [await send('{"status": 500, "drop": true}', 'application/json'), 400, 'invalid_body', /status and drop cannot be combined/],
+      [
+        await send('{"status": 418}', 'application/json'),
+        400,
+        'invalid_body',
+        /body.status must be one of 400, 401, 403, 404, 429, 500, 503/,
+      ],
+      [
+        await send('{"status": 500, "drop": true}', 'application/json'),
+        400,
+        'invalid_body',
+        /status and drop cannot be combined/,
+      ],
       [await send('{"status": 500, "stauts": 1}', 'application/json'), 400, 'invalid_body', /unknown member 'stauts'/],
       [await send('{"status": "500"}', 'application/json'), 400, 'invalid_body', /body.status must be one of/],
-      [await send('{"status": 500, "afterItems": 2}', 'application/json'), 400, 'invalid_body', /afterItems and whileWaiting need operation subscribe/],
-      [await send('{"status": 500, "code": "missing_token"}', 'application/json'), 400, 'invalid_body', /code 'missing_token' answers 401, not 500/],
+      [
+        await send('{"status": 500, "afterItems": 2}', 'application/json'),
+        400,
+        'invalid_body',
+        /afterItems and whileWaiting need operation subscribe/,
+      ],
+      [
+        await send('{"status": 500, "code": "missing_token"}', 'application/json'),
+        400,
+        'invalid_body',
+        /code 'missing_token' answers 401, not 500/,
+      ],
       [await send('{}', 'application/json'), 400, 'invalid_body', /a fault needs an effect/],
       [await send('', 'application/json'), 400, 'invalid_request', /valid JSON/],
     ];
@@ -97,7 +125,11 @@ describe('bodies', () => {
 
   it('a body larger than the message payload limit is fine for the control plane', async () => {
     emulator = await start({ payloadLimitBytes: 64 });
-    const response = await clientOf(emulator).control('POST', '/faults', { status: 500, topic: 't', message: 'x'.repeat(400) });
+    const response = await clientOf(emulator).control('POST', '/faults', {
+      status: 500,
+      topic: 't',
+      message: 'x'.repeat(400),
+    });
     expect(response.status).toBe(201);
   });
 

@@ -11,13 +11,18 @@ import { compileDocument, generatedPath, scenarioSchema } from '../../scripts/co
 
 // openapi/control.yaml against the code that serves it and the registry its errors come from.
 
-const yamlOf = (name: string) => parse(readFileSync(new URL(`../../openapi/${name}.yaml`, import.meta.url), 'utf8')) as Record<string, any>;
+const yamlOf = (name: string) =>
+  parse(readFileSync(new URL(`../../openapi/${name}.yaml`, import.meta.url), 'utf8')) as Record<string, any>;
 const control = yamlOf('control');
 
 describe('openapi/control.yaml', () => {
   it('every operation has exactly one handler', () => {
     const handlers = controlHandlers({} as EmulatorControls);
-    expect(bindHandlers(documents.control, handlers).map((b) => b.route.operationId).sort()).toEqual(handlers.map((h) => h.operationId).sort());
+    expect(
+      bindHandlers(documents.control, handlers)
+        .map((b) => b.route.operationId)
+        .sort(),
+    ).toEqual(handlers.map((h) => h.operationId).sort());
   });
 
   it('every operation but health is protected by the admin key scheme; health is open', () => {
@@ -31,7 +36,12 @@ describe('openapi/control.yaml', () => {
   });
 
   it('every schema of every control route compiles (they compile on first use, not at start)', () => {
-    const parts = operationRoutes(documents.control).flatMap((route) => Object.entries(route.schema).map(([part, schema]) => ({ at: `${route.operationId} ${part}`, schema: schema as object })));
+    const parts = operationRoutes(documents.control).flatMap((route) =>
+      Object.entries(route.schema).map(([part, schema]) => ({
+        at: `${route.operationId} ${part}`,
+        schema: schema as object,
+      })),
+    );
     expect(parts.length).toBeGreaterThan(10);
     for (const { at, schema } of parts) expect(() => compileCheck(schema), at).not.toThrow();
   });
@@ -55,6 +65,8 @@ describe('openapi/control.yaml', () => {
   });
 
   it('openapi/generated/scenario.schema.json is up to date (run npm run openapi:compile)', async () => {
-    expect(readFileSync(generatedPath('scenario.schema'), 'utf8')).toBe(scenarioSchema(await compileDocument('control')));
+    expect(readFileSync(generatedPath('scenario.schema'), 'utf8')).toBe(
+      scenarioSchema(await compileDocument('control')),
+    );
   });
 });

@@ -21,7 +21,14 @@ async function addFault(rule: Record<string, unknown>): Promise<{ id: string }> 
 
 describe('status faults', () => {
   it('the issue example: the next publish to c/t answers 429 with Retry-After: 1, then the topic recovers', async () => {
-    const fault = await addFault({ operation: 'publish', cache: CACHE, topic: 't', status: 429, retryAfterSeconds: 1, count: 1 });
+    const fault = await addFault({
+      operation: 'publish',
+      cache: CACHE,
+      topic: 't',
+      status: 429,
+      retryAfterSeconds: 1,
+      count: 1,
+    });
     expect(fault.id).toMatch(/^f\d+$/);
     const refused = await client.publish('t', 'lost');
     expect(refused.status).toBe(429);
@@ -60,7 +67,11 @@ describe('status faults', () => {
   });
 
   it('matches only its operation, cache, topic prefix and token id', async () => {
-    const { token } = await emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 600, tokenId: 'alice' });
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      ttlSeconds: 600,
+      tokenId: 'alice',
+    });
     await addFault({ operation: 'publish', topicPrefix: 'orders-', tokenId: 'alice', status: 500 });
     expect((await client.publish('orders-1', 'm', { token })).status).toBe(500);
     expect((await client.publish('orders-1')).status).toBe(204); // the API key has no token id
@@ -127,7 +138,9 @@ describe('delays', () => {
     const info = vi.spyOn(emulator.context.log, 'info');
     await addFault({ operation: 'publish', delayMs: 20, count: 1 });
     expect((await client.publish('t')).status).toBe(204);
-    expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(expect.stringMatching(/fault: publish default-cache\/t delayed 20 ms \(rule f1, firing 1 of 1\)/));
+    expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(
+      expect.stringMatching(/fault: publish default-cache\/t delayed 20 ms \(rule f1, firing 1 of 1\)/),
+    );
     expect(emulator.state().topics[0]!.lastSequenceNumber).toBe(1);
   });
 
@@ -140,7 +153,10 @@ describe('delays', () => {
     await addFault({ operation: 'publish', delayMs: 60_000 });
     const info = vi.spyOn(emulator.context.log, 'info');
     const pending = client.publish('t');
-    await vi.waitFor(() => expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(expect.stringMatching(/delayed 60000 ms/)), { timeout: 5000, interval: 2 });
+    await vi.waitFor(
+      () => expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(expect.stringMatching(/delayed 60000 ms/)),
+      { timeout: 5000, interval: 2 },
+    );
     await client.control('POST', '/reset');
     const answer = await pending;
     expect(answer.status).toBe(503);
@@ -152,7 +168,12 @@ describe('delays', () => {
     await addFault({ operation: 'publish', delayMs: 60_000 });
     const info = vi.spyOn(emulator.context.log, 'info');
     const abort = new AbortController();
-    const pending = fetch(`${emulator.url}/topics/${CACHE}/t`, { method: 'POST', headers: { authorization: emulator.apiKey, 'content-type': 'text/plain' }, body: 'x', signal: abort.signal });
+    const pending = fetch(`${emulator.url}/topics/${CACHE}/t`, {
+      method: 'POST',
+      headers: { authorization: emulator.apiKey, 'content-type': 'text/plain' },
+      body: 'x',
+      signal: abort.signal,
+    });
     await vi.waitFor(() => expect(info.mock.calls.length).toBeGreaterThan(0), { timeout: 5000, interval: 2 });
     abort.abort();
     await expect(pending).rejects.toThrow();
@@ -202,7 +223,14 @@ describe('subscribe: while waiting', () => {
   it('a rule added while a long-poll waits answers it with the fault at once', async () => {
     const waiting = client.subscribe('t');
     await waitForWaiting(emulator, 1);
-    await addFault({ operation: 'subscribe', topic: 't', whileWaiting: true, status: 503, retryAfterSeconds: 2, count: 1 });
+    await addFault({
+      operation: 'subscribe',
+      topic: 't',
+      whileWaiting: true,
+      status: 503,
+      retryAfterSeconds: 2,
+      count: 1,
+    });
     const answer = await waiting;
     expect([answer.status, answer.headers.get('retry-after')]).toEqual([503, '2']);
     expect(emulator.state().waitingSubscribers).toEqual([]);
@@ -233,12 +261,22 @@ describe('subscribe: while waiting', () => {
 
 describe('faults are logged with why, never with a token', () => {
   it('logs the rule and the request, with the token id only', async () => {
-    const { token } = await emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 600, tokenId: 'bob' });
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      ttlSeconds: 600,
+      tokenId: 'bob',
+    });
     const info = vi.spyOn(emulator.context.log, 'info');
     await addFault({ operation: 'publish', status: 429, count: 1 });
     expect((await client.publish('t', 'm', { token })).status).toBe(429);
     const line = info.mock.calls.find((c) => String(c[1]).startsWith('fault: publish'));
-    expect(line?.[0]).toMatchObject({ fault: 'f1', tokenId: 'bob', cache: CACHE, topic: 't', why: 'rule f1, firing 1 of 1' });
+    expect(line?.[0]).toMatchObject({
+      fault: 'f1',
+      tokenId: 'bob',
+      cache: CACHE,
+      topic: 't',
+      why: 'rule f1, firing 1 of 1',
+    });
     expect(JSON.stringify(info.mock.calls)).not.toContain(token);
     expect(JSON.stringify(info.mock.calls)).not.toContain(emulator.apiKey);
   });

@@ -6,7 +6,10 @@ import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../.
 export const CACHE = 'default-cache';
 
 export interface Items {
-  items: ({ item: { sequence_page: number; topic_sequence_number: number; value: { text?: string } } } | { discontinuity: { last_topic_sequence: number; new_topic_sequence: number; new_sequence_page: number } })[];
+  items: (
+    | { item: { sequence_page: number; topic_sequence_number: number; value: { text?: string } } }
+    | { discontinuity: { last_topic_sequence: number; new_topic_sequence: number; new_sequence_page: number } }
+  )[];
 }
 
 export async function start(options: Partial<EmulatorSettings> = {}): Promise<RunningEmulator> {
@@ -14,7 +17,8 @@ export async function start(options: Partial<EmulatorSettings> = {}): Promise<Ru
 }
 
 export function clientOf(emulator: RunningEmulator) {
-  const topicUrl = (topic: string, cache = CACHE) => `${emulator.url}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}`;
+  const topicUrl = (topic: string, cache = CACHE) =>
+    `${emulator.url}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}`;
   return {
     publish(topic: string, text = 'm', options: { token?: string; cache?: string } = {}) {
       return fetch(topicUrl(topic, options.cache), {
@@ -23,7 +27,11 @@ export function clientOf(emulator: RunningEmulator) {
         body: text,
       });
     },
-    subscribe(topic: string, cursor: { seq?: number; page?: number } = {}, options: { token?: string; signal?: AbortSignal } = {}) {
+    subscribe(
+      topic: string,
+      cursor: { seq?: number; page?: number } = {},
+      options: { token?: string; signal?: AbortSignal } = {},
+    ) {
       const query = `?sequence_number=${cursor.seq ?? 0}&sequence_page=${cursor.page ?? 0}`;
       return fetch(`${topicUrl(topic)}${query}`, {
         headers: { authorization: options.token ?? emulator.apiKey },
@@ -48,7 +56,11 @@ export async function itemsOf(response: Response): Promise<Items> {
 
 /** The numbers of the items of a subscribe answer, discontinuities shown as 'd<new>@<page>'. */
 export function numbersOf(body: Items): (number | string)[] {
-  return body.items.map((e) => ('item' in e ? e.item.topic_sequence_number : `d${e.discontinuity.new_topic_sequence}@${e.discontinuity.new_sequence_page}`));
+  return body.items.map((e) =>
+    'item' in e
+      ? e.item.topic_sequence_number
+      : `d${e.discontinuity.new_topic_sequence}@${e.discontinuity.new_sequence_page}`,
+  );
 }
 
 /** Waits until `n` subscribe requests are parked (the emulator's own state says so). */

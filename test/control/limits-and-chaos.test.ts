@@ -12,14 +12,27 @@ describe('account limits', () => {
     emulator = await start();
     const client = clientOf(emulator);
     const limits = await (await client.control('GET', '/limits')).json();
-    expect(limits).toMatchObject({ enabled: false, operationsPerSecond: 100, concurrentSubscriptions: 100, payloadBytes: 4096 });
+    expect(limits).toMatchObject({
+      enabled: false,
+      operationsPerSecond: 100,
+      concurrentSubscriptions: 100,
+      payloadBytes: 4096,
+    });
     await publishMany(emulator, 't', 120);
   });
 
   it("follow the quotas page's plans: account (the default plan) 100, basic 1,000, pro 10,000; flags override", async () => {
-    for (const [limits, figure] of [['account', 100], ['basic', 1000], ['pro', 10_000]] as const) {
+    for (const [limits, figure] of [
+      ['account', 100],
+      ['basic', 1000],
+      ['pro', 10_000],
+    ] as const) {
       emulator = await start({ limits });
-      expect(emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: figure, concurrentSubscriptions: figure });
+      expect(emulator.limits()).toMatchObject({
+        enabled: true,
+        operationsPerSecond: figure,
+        concurrentSubscriptions: figure,
+      });
       await emulator.close();
     }
     emulator = await start({ limits: 'basic', limitOperationsPerSecond: 7 });
@@ -27,10 +40,16 @@ describe('account limits', () => {
   });
 
   it('are counted per cache, as the quotas page counts them per namespace', async () => {
-    emulator = await start({ caches: ['a', 'b'], limits: 'account', limitOperationsPerSecond: 2, limitConcurrentSubscriptions: 1 });
+    emulator = await start({
+      caches: ['a', 'b'],
+      limits: 'account',
+      limitOperationsPerSecond: 2,
+      limitConcurrentSubscriptions: 1,
+    });
     emulator.setClock({ mode: 'virtual' });
     const headers = { authorization: emulator.apiKey, 'content-type': 'text/plain' };
-    const publish = async (cache: string) => (await fetch(`${emulator.url}/topics/${cache}/t`, { method: 'POST', headers, body: 'm' })).status;
+    const publish = async (cache: string) =>
+      (await fetch(`${emulator.url}/topics/${cache}/t`, { method: 'POST', headers, body: 'm' })).status;
     expect([await publish('a'), await publish('a'), await publish('a')]).toEqual([204, 204, 429]);
     expect(await publish('b')).toBe(204);
     const subscribe = (cache: string) => fetch(`${emulator.url}/topics/${cache}/w`, { headers });
@@ -60,7 +79,10 @@ describe('account limits', () => {
     const refused = await client.publish('t');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toEqual({ code: 'limit_exceeded', message: 'Account limits were exceeded: 10 operations in this second (limit 10 per second).' });
+    expect(await refused.json()).toEqual({
+      code: 'limit_exceeded',
+      message: 'Account limits were exceeded: 10 operations in this second (limit 10 per second).',
+    });
     emulator.advanceClock(749); // still the same second
     expect((await client.publish('t')).status).toBe(429);
     emulator.advanceClock(1); // Retry-After has passed: a new window
@@ -115,12 +137,19 @@ describe('seeded chaos', () => {
   async function run(seed: number): Promise<string[]> {
     const client = clientOf(emulator);
     emulator.reset();
-    const started = await client.control('PUT', '/chaos', { seed, rate: 0.5, kinds: ['throttle', 'error', 'outage', 'pageChange'], topic: 'events' });
+    const started = await client.control('PUT', '/chaos', {
+      seed,
+      rate: 0.5,
+      kinds: ['throttle', 'error', 'outage', 'pageChange'],
+      topic: 'events',
+    });
     expect(started.status).toBe(200);
     const outcomes: string[] = [];
     for (let i = 0; i < 30; i++) {
       const response = await client.publish('events', `e${i}`);
-      outcomes.push(`${response.status}${response.headers.get('retry-after') ? `/${response.headers.get('retry-after')}` : ''}`);
+      outcomes.push(
+        `${response.status}${response.headers.get('retry-after') ? `/${response.headers.get('retry-after')}` : ''}`,
+      );
     }
     outcomes.push(`page changes: ${emulator.state().topics[0]!.page}`);
     return outcomes;
@@ -158,7 +187,13 @@ describe('seeded chaos', () => {
     expect(emulator.chaos()).toMatchObject({ enabled: true, seed: 2, rate: 0.5, draws: 0 });
     const outcomes = async () => {
       const out: (number | string)[] = [];
-      for (let i = 0; i < 12; i++) out.push(await client.publish('t').then((r) => r.status, () => 'dropped'));
+      for (let i = 0; i < 12; i++)
+        out.push(
+          await client.publish('t').then(
+            (r) => r.status,
+            () => 'dropped',
+          ),
+        );
       return out;
     };
     const first = await outcomes();

@@ -35,7 +35,11 @@ describe('the scenario fixtures', () => {
     const type = file.endsWith('.json') ? 'application/json' : 'application/yaml';
     const response = await clientOf(emulator).control('POST', '/scenario', text, { 'content-type': type });
     expect(response.status, await response.clone().text()).toBe(200);
-    const applied = (await response.json()) as { faults: unknown[]; topicResets: unknown[]; tokenWithdrawals: unknown[] };
+    const applied = (await response.json()) as {
+      faults: unknown[];
+      topicResets: unknown[];
+      tokenWithdrawals: unknown[];
+    };
     expect(applied.faults).toHaveLength(scenario.faults?.length ?? 0);
     expect(applied.topicResets).toHaveLength(scenario.topicResets?.length ?? 0);
     expect(applied.tokenWithdrawals).toHaveLength(scenario.tokens?.length ?? 0);
@@ -48,7 +52,10 @@ describe('--scenario: the issue example', () => {
   it('topic t resets after message 5; the 3rd subscribe on t gets 429 with Retry-After 1; token X expires at +30 s', async () => {
     emulator = await start({ scenario });
     const client = clientOf(emulator);
-    const { token } = await emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], tokenId: 'X' });
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      tokenId: 'X',
+    });
 
     const firstPage = emulator.state().topics[0]!.page;
     await publishMany(emulator, 't', 5);
@@ -60,7 +67,9 @@ describe('--scenario: the issue example', () => {
     await waitForWaiting(emulator, 1);
     await publishMany(emulator, 't', 1);
     const resumed = await itemsOf(await pending);
-    expect(resumed.items[0]).toEqual({ discontinuity: { last_topic_sequence: 5, new_topic_sequence: 1, new_sequence_page: newPage } });
+    expect(resumed.items[0]).toEqual({
+      discontinuity: { last_topic_sequence: 5, new_topic_sequence: 1, new_sequence_page: newPage },
+    });
     expect(numbersOf(resumed)).toEqual([`d1@${newPage}`, 1]);
 
     // That was the 1st subscribe on t; the 3rd gets 429.
@@ -82,8 +91,12 @@ describe('--scenario: the issue example', () => {
     emulator = await start({ scenario });
     const fresh = emulator.state();
     expect(fresh.faults).toHaveLength(1);
-    expect(fresh.scheduled.topicResets).toEqual([expect.objectContaining({ cache: CACHE, topic: 't', afterSequenceNumber: 5 })]);
-    expect(fresh.scheduled.tokenWithdrawals).toEqual([expect.objectContaining({ tokenId: 'X', how: 'expired', scheduled: true })]);
+    expect(fresh.scheduled.topicResets).toEqual([
+      expect.objectContaining({ cache: CACHE, topic: 't', afterSequenceNumber: 5 }),
+    ]);
+    expect(fresh.scheduled.tokenWithdrawals).toEqual([
+      expect.objectContaining({ tokenId: 'X', how: 'expired', scheduled: true }),
+    ]);
     emulator.removeFault('f1');
     await publishMany(emulator, 't', 5);
     emulator.reset();
@@ -99,7 +112,11 @@ describe('broken scenarios', () => {
     ['not-yaml.yaml', 'faults: [', /not valid YAML or JSON/],
     ['list.yaml', '- a\n- b\n', /must hold an object/],
     ['typo.yaml', 'fautls: []\n', /the scenario has an unknown member 'fautls'/],
-    ['bad-rule.json', '{"faults": [{"status": 500, "drop": true}]}', /the scenario.faults.0: status and drop cannot be combined/],
+    [
+      'bad-rule.json',
+      '{"faults": [{"status": 500, "drop": true}]}',
+      /the scenario.faults.0: status and drop cannot be combined/,
+    ],
   ])('%s stops the start with a SettingsError naming the problem', async (name, text, message) => {
     const file = join(dir, name);
     writeFileSync(file, text);
@@ -109,12 +126,16 @@ describe('broken scenarios', () => {
   });
 
   it('a missing file is named', async () => {
-    await expect(start({ scenario: join(dir, 'missing.yaml') })).rejects.toThrow(/Cannot read scenario file .*missing\.yaml/);
+    await expect(start({ scenario: join(dir, 'missing.yaml') })).rejects.toThrow(
+      /Cannot read scenario file .*missing\.yaml/,
+    );
   });
 
   it('a scenario naming an unknown cache answers 404 over HTTP', async () => {
     emulator = await start();
-    const response = await clientOf(emulator).control('POST', '/scenario', { topicResets: [{ cache: 'nope', topic: 't' }] });
+    const response = await clientOf(emulator).control('POST', '/scenario', {
+      topicResets: [{ cache: 'nope', topic: 't' }],
+    });
     expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([404, 'cache_not_found']);
   });
 });
@@ -138,7 +159,9 @@ describe('the command line', () => {
     try {
       const url = await baseUrlOf(cli);
       expect(cli.stdout()).toMatch(/Chaos: +seed 7/);
-      const state = (await (await fetch(`${url}/_emulator/state`, { headers: { 'x-emulator-admin-key': 'cli-admin-key' } })).json()) as {
+      const state = (await (
+        await fetch(`${url}/_emulator/state`, { headers: { 'x-emulator-admin-key': 'cli-admin-key' } })
+      ).json()) as {
         faults: unknown[];
         limits: { enabled: boolean; operationsPerSecond: number };
         chaos: { enabled: boolean; seed: number };

@@ -21,7 +21,7 @@ async function resetTopic(topic: string, body?: unknown) {
 }
 
 describe('page changes', () => {
-  it("answers every waiting subscriber with a discontinuity to the new, greater page and its first item (and logs why)", async () => {
+  it('answers every waiting subscriber with a discontinuity to the new, greater page and its first item (and logs why)', async () => {
     await publishMany(emulator, 't', 2);
     const page = emulator.state().topics[0]!.page;
     const info = vi.spyOn(emulator.context.log, 'info');
@@ -35,10 +35,16 @@ describe('page changes', () => {
     await publishMany(emulator, 't', 1);
     for (const answer of await Promise.all(waiting)) {
       const { items } = await itemsOf(answer);
-      expect(items[0]).toEqual({ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: reset.body.page } });
-      expect(items.slice(1)).toEqual([{ item: expect.objectContaining({ sequence_page: reset.body.page, topic_sequence_number: 1 }) }]);
+      expect(items[0]).toEqual({
+        discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: reset.body.page },
+      });
+      expect(items.slice(1)).toEqual([
+        { item: expect.objectContaining({ sequence_page: reset.body.page, topic_sequence_number: 1 }) },
+      ]);
     }
-    const logged = expect.stringMatching(/page change: default-cache\/t .*\(control plane\); 2 waiting subscriber\(s\) get a discontinuity with the new page's first message/);
+    const logged = expect.stringMatching(
+      /page change: default-cache\/t .*\(control plane\); 2 waiting subscriber\(s\) get a discontinuity with the new page's first message/,
+    );
     expect(info.mock.calls.map((c) => String(c[1]))).toContainEqual(logged);
   });
 
@@ -50,7 +56,9 @@ describe('page changes', () => {
     const { body } = await resetTopic('t');
     await publishMany(emulator, 't', 2);
     const resumed = await itemsOf(await client.subscribe('t', { seq: 3, page: oldPage }));
-    expect(resumed.items[0]).toEqual({ discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: body.page } });
+    expect(resumed.items[0]).toEqual({
+      discontinuity: { last_topic_sequence: 2, new_topic_sequence: 1, new_sequence_page: body.page },
+    });
     expect(numbersOf(resumed)).toEqual([`d1@${body.page}`, 1, 2]);
     expect(resumed.items.slice(1).every((e) => 'item' in e && e.item.sequence_page === body.page)).toBe(true);
   });
@@ -59,7 +67,9 @@ describe('page changes', () => {
     const scheduled = await resetTopic('t', { afterSequenceNumber: 3 });
     expect(scheduled.status).toBe(202);
     const oldPage = scheduled.body.page;
-    expect(emulator.state().scheduled.topicResets).toEqual([{ cache: CACHE, topic: 't', page: oldPage, afterSequenceNumber: 3 }]);
+    expect(emulator.state().scheduled.topicResets).toEqual([
+      { cache: CACHE, topic: 't', page: oldPage, afterSequenceNumber: 3 },
+    ]);
     await publishMany(emulator, 't', 3);
     const state = emulator.state();
     expect(state.topics[0]).toMatchObject({ nextSequenceNumber: 1, retainedCount: 0 });
@@ -69,7 +79,9 @@ describe('page changes', () => {
     await waitForWaiting(emulator, 1);
     await publishMany(emulator, 't', 1);
     const answer = await itemsOf(await pending);
-    expect(answer.items[0]).toEqual({ discontinuity: { last_topic_sequence: 3, new_topic_sequence: 1, new_sequence_page: state.topics[0]!.page } });
+    expect(answer.items[0]).toEqual({
+      discontinuity: { last_topic_sequence: 3, new_topic_sequence: 1, new_sequence_page: state.topics[0]!.page },
+    });
     expect(numbersOf(answer)).toEqual([`d1@${state.topics[0]!.page}`, 1]);
   });
 
@@ -88,7 +100,10 @@ describe('page changes', () => {
     expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'cache_not_found']);
     const both = await client.control('POST', `/topics/${CACHE}/t/reset`, { afterMs: 1, afterSequenceNumber: 1 });
     expect(both.status).toBe(400);
-    expect(await both.json()).toEqual({ code: 'invalid_body', message: 'The request body is invalid: body: set afterSequenceNumber or afterMs, not both.' });
+    expect(await both.json()).toEqual({
+      code: 'invalid_body',
+      message: 'The request body is invalid: body: set afterSequenceNumber or afterMs, not both.',
+    });
   });
 });
 
@@ -101,11 +116,20 @@ describe('tokens', () => {
 
   it('issues a portable token with the given permissions that expires on the clock', async () => {
     emulator.setClock({ setTo: '2030-01-01T00:00:00Z' });
-    const issued = await issue({ permissions: [{ role: 'subscribeonly', cache: CACHE, topicPrefix: 'read-' }], ttlSeconds: 60, tokenId: 'reader' });
+    const issued = await issue({
+      permissions: [{ role: 'subscribeonly', cache: CACHE, topicPrefix: 'read-' }],
+      ttlSeconds: 60,
+      tokenId: 'reader',
+    });
     expect(issued.expiresAt).toBe('2030-01-01T00:01:00.000Z');
-    expect(JSON.parse(Buffer.from(issued.token, 'base64').toString('utf8'))).toEqual({ api_key: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), endpoint: expect.any(String) });
+    expect(JSON.parse(Buffer.from(issued.token, 'base64').toString('utf8'))).toEqual({
+      api_key: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      endpoint: expect.any(String),
+    });
     await publishMany(emulator, 'read-1', 1);
-    expect(numbersOf(await itemsOf(await client.subscribe('read-1', { seq: 1 }, { token: issued.token })))).toEqual([1]);
+    expect(numbersOf(await itemsOf(await client.subscribe('read-1', { seq: 1 }, { token: issued.token })))).toEqual([
+      1,
+    ]);
     expect((await client.subscribe('write-1', { seq: 1 }, { token: issued.token })).status).toBe(403);
     expect((await client.publish('read-1', 'm', { token: issued.token })).status).toBe(403);
   });
@@ -127,7 +151,9 @@ describe('tokens', () => {
     const b = await issue({ permissions: [{ role: 'publishsubscribe', cache: '*' }], tokenId: 'b' });
     const expired = await client.control('POST', '/tokens/a/expire');
     expect(await expired.json()).toMatchObject({ tokenId: 'a', how: 'expired', scheduled: false });
-    expect(((await (await client.publish('t', 'm', { token: a.token })).json()) as { code: string }).code).toBe('expired_token');
+    expect(((await (await client.publish('t', 'm', { token: a.token })).json()) as { code: string }).code).toBe(
+      'expired_token',
+    );
     const scheduled = await client.control('POST', '/tokens/b/revoke', { afterMs: 30_000 });
     expect(await scheduled.json()).toMatchObject({ tokenId: 'b', how: 'revoked', scheduled: true });
     expect((await client.publish('t', 'm', { token: b.token })).status).toBe(204);
@@ -141,7 +167,10 @@ describe('tokens', () => {
       [{ permissions: [] }, /permissions must NOT have fewer than 1 items/],
       [{ permissions: [{ role: 'admin', cache: '*' }] }, /permissions.0.role must be one of/],
       [{ permissions: [{ role: 'subscribeonly', cache: '*' }], ttlSeconds: 90_001 }, /25 hours/],
-      [{ permissions: [{ role: 'subscribeonly', cache: '*' }], tokenId: 'x'.repeat(65) }, /tokenId must NOT have more than 64 characters/],
+      [
+        { permissions: [{ role: 'subscribeonly', cache: '*' }], tokenId: 'x'.repeat(65) },
+        /tokenId must NOT have more than 64 characters/,
+      ],
     ] as const) {
       const response = await client.control('POST', '/tokens', body);
       expect(response.status).toBe(400);
@@ -165,11 +194,17 @@ describe('the clock', () => {
   });
 
   it('sets, reads and returns to real time', async () => {
-    const set = (await (await client.control('POST', '/clock', { setTo: '2031-05-06T07:08:09.000Z' })).json()) as { mode: string; now: string };
+    const set = (await (await client.control('POST', '/clock', { setTo: '2031-05-06T07:08:09.000Z' })).json()) as {
+      mode: string;
+      now: string;
+    };
     expect(set).toMatchObject({ mode: 'virtual', now: '2031-05-06T07:08:09.000Z' });
     const read = (await (await client.control('GET', '/clock')).json()) as { now: string };
     expect(read.now).toBe('2031-05-06T07:08:09.000Z');
-    const real = (await (await client.control('POST', '/clock', { mode: 'real' })).json()) as { mode: string; nowMs: number };
+    const real = (await (await client.control('POST', '/clock', { mode: 'real' })).json()) as {
+      mode: string;
+      nowMs: number;
+    };
     expect(real.mode).toBe('real');
     expect(Math.abs(real.nowMs - Date.now())).toBeLessThan(60_000);
   });
@@ -181,11 +216,24 @@ describe('the clock', () => {
     const waiting = client.subscribe('t', { seq: 2, page });
     await waitForWaiting(emulator, 1);
     emulator.advanceClock(1500);
-    expect(emulator.state().waitingSubscribers).toEqual([{ cache: CACHE, topic: 't', sequenceNumber: 2, sequencePage: page, waitedMs: 1500 }]);
+    expect(emulator.state().waitingSubscribers).toEqual([
+      { cache: CACHE, topic: 't', sequenceNumber: 2, sequencePage: page, waitedMs: 1500 },
+    ]);
     const state = (await (await client.control('GET', '/state')).json()) as Record<string, unknown>;
     expect(state).toMatchObject({
       caches: [CACHE],
-      topics: [{ cache: CACHE, topic: 't', page, firstSequenceNumber: 1, lastSequenceNumber: 1, retainedCount: 1, nextSequenceNumber: 2, waitingSubscribers: 1 }],
+      topics: [
+        {
+          cache: CACHE,
+          topic: 't',
+          page,
+          firstSequenceNumber: 1,
+          lastSequenceNumber: 1,
+          retainedCount: 1,
+          nextSequenceNumber: 2,
+          waitingSubscribers: 1,
+        },
+      ],
       waitingSubscribers: [{ waitedMs: 1500 }],
       faults: [],
       clock: { mode: 'virtual' },
@@ -209,7 +257,9 @@ describe('reset', () => {
     await publishMany(emulator, 't', 1);
     const next = await itemsOf(await pending);
     expect(next.items).toHaveLength(2);
-    const discontinuity = (next.items[0] as { discontinuity: { new_sequence_page: number; new_topic_sequence: number } }).discontinuity;
+    const discontinuity = (
+      next.items[0] as { discontinuity: { new_sequence_page: number; new_topic_sequence: number } }
+    ).discontinuity;
     expect(discontinuity.new_sequence_page).toBeGreaterThan(oldPage);
     expect(discontinuity.new_topic_sequence).toBe(1);
   });
@@ -217,7 +267,10 @@ describe('reset', () => {
   it('is complete: topics, pages, token withdrawals, faults, chaos, schedules, limits counters and the clock', async () => {
     const clean = emulator.state();
     // Dirty everything.
-    const { token } = await emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], tokenId: 'gone' });
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      tokenId: 'gone',
+    });
     emulator.setLimits({ enabled: true, operationsPerSecond: 1000 });
     await publishMany(emulator, 't', 3);
     const oldPage = emulator.state().topics[0]!.page;
@@ -233,7 +286,11 @@ describe('reset', () => {
     emulator.reset();
     await waiting;
     const after = emulator.state();
-    expect({ ...after, clock: undefined, limits: undefined }).toEqual({ ...clean, clock: undefined, limits: undefined });
+    expect({ ...after, clock: undefined, limits: undefined }).toEqual({
+      ...clean,
+      clock: undefined,
+      limits: undefined,
+    });
     expect(after.clock.mode).toBe('real');
     expect(after.clock.pendingTimers).toBe(0);
     expect(after.limits).toMatchObject({ enabled: false, usage: { operations: 0, subscriptions: 0 } });

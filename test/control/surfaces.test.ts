@@ -80,7 +80,12 @@ const surfaces: Record<string, Surface> = {
   },
   async 'scenario at run time (POST /_emulator/scenario, YAML)'(rule) {
     const emulator = await start();
-    const response = await clientOf(emulator).control('POST', '/scenario', stringify({ name: 'one fault', faults: [rule] }), { 'content-type': 'application/yaml' });
+    const response = await clientOf(emulator).control(
+      'POST',
+      '/scenario',
+      stringify({ name: 'one fault', faults: [rule] }),
+      { 'content-type': 'application/yaml' },
+    );
     expect(response.status).toBe(200);
     expect(((await response.json()) as { faults: unknown[] }).faults).toHaveLength(1);
     return emulator;
@@ -123,9 +128,16 @@ describe('the programmatic API', () => {
     expectInvalid(() => emulator!.setClock({ mode: 'real', setTo: 0 }), /setTo freezes the clock/);
     expectInvalid(() => emulator!.setLimits({ operationsPerSecond: -1 }), /operationsPerSecond must be >= 1/);
     expectInvalid(() => emulator!.resetTopic('default-cache', '', {}), /must NOT have fewer than 1 characters/);
-    expectInvalid(() => emulator!.applyScenario({ faults: [{ drop: true, status: 500 }] } as never), /status and drop cannot be combined/);
-    await expect(emulator.issueToken({ permissions: [], ttlSeconds: 60 })).rejects.toThrow(/permissions must NOT have fewer than 1 items/);
-    expect(() => emulator!.removeFault('f9')).toThrow(expect.objectContaining({ code: 'fault_not_found', status: 404 }));
+    expectInvalid(
+      () => emulator!.applyScenario({ faults: [{ drop: true, status: 500 }] } as never),
+      /status and drop cannot be combined/,
+    );
+    await expect(emulator.issueToken({ permissions: [], ttlSeconds: 60 })).rejects.toThrow(
+      /permissions must NOT have fewer than 1 items/,
+    );
+    expect(() => emulator!.removeFault('f9')).toThrow(
+      expect.objectContaining({ code: 'fault_not_found', status: 404 }),
+    );
     expect(() => emulator!.resetTopic('nope', 't')).toThrow(expect.objectContaining({ code: 'cache_not_found' }));
   });
 
@@ -137,6 +149,8 @@ describe('the programmatic API', () => {
     expect(Object.keys(viaHttp as object).sort()).toEqual(Object.keys(viaApi).sort());
     // Clock and limit usage move with time; everything else is the same object either way.
     const timeless = (state: object) => JSON.parse(JSON.stringify({ ...state, clock: null, limits: null })) as unknown;
-    expect(timeless((await (await client.control('GET', '/state')).json()) as object)).toEqual(timeless(emulator.state()));
+    expect(timeless((await (await client.control('GET', '/state')).json()) as object)).toEqual(
+      timeless(emulator.state()),
+    );
   });
 });

@@ -24,12 +24,17 @@ describe('seededRandom (mulberry32)', () => {
 });
 
 describe('subscribe bodies', () => {
-  const body = (...texts: string[]) => `{"items":[${texts.map((t, i) => storeMessage(7, i + 1, { text: t }).element).join(',')}]}`;
+  const body = (...texts: string[]) =>
+    `{"items":[${texts.map((t, i) => storeMessage(7, i + 1, { text: t }).element).join(',')}]}`;
 
   it('counts items without parsing, even when a text looks like an item', () => {
     expect(countItems('{"items":[]}')).toBe(0);
     expect(countItems(body('a', '{"item":{"x":1}}', 'c'))).toBe(3);
-    expect(countItems(`{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a').slice(10, -2)}]}`)).toBe(1);
+    expect(
+      countItems(
+        `{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a').slice(10, -2)}]}`,
+      ),
+    ).toBe(1);
   });
 
   it('keeps elements up to the n-th item, discontinuities included', () => {
@@ -61,7 +66,11 @@ describe('RateWindow', () => {
 
 describe('FaultRule', () => {
   it('skips, then fires at most count times; matches on every given field', () => {
-    const rule = new FaultRule('f1', { operation: 'publish', cache: 'c', topicPrefix: 'a-', tokenId: 'x', skip: 1, count: 2, status: 500 }, 0);
+    const rule = new FaultRule(
+      'f1',
+      { operation: 'publish', cache: 'c', topicPrefix: 'a-', tokenId: 'x', skip: 1, count: 2, status: 500 },
+      0,
+    );
     const facts = { operation: 'publish' as const, cache: 'c', topic: 'a-1', tokenId: 'x' };
     expect(rule.matches(facts)).toBe(true);
     expect(rule.matches({ ...facts, operation: 'subscribe' })).toBe(false);

@@ -5,7 +5,11 @@ import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let t: TestEmulator;
 beforeAll(async () => {
-  t = await testEmulator({ caches: ['default-cache', 'other'], apiKeys: ['first-key-12345', 'second-key-12345'], signingKey: 'test-signing-key-0123456789' });
+  t = await testEmulator({
+    caches: ['default-cache', 'other'],
+    apiKeys: ['first-key-12345', 'second-key-12345'],
+    signingKey: 'test-signing-key-0123456789',
+  });
 });
 afterAll(() => t.close());
 
@@ -15,8 +19,16 @@ const viaQuery = (token: string) => ({ headers: {}, query: `token=${encodeURICom
 
 /** Publishes and subscribes with the same credentials; the subscribe reads message 1, which the first publish made. */
 async function both(init: { headers?: Record<string, string>; query?: string }, topic = 'auth-topic') {
-  const publish = await t.publish(C, topic, 'x', { headers: init.headers ?? {}, ...(init.query ? { query: init.query } : {}) });
-  const subscribe = await t.subscribe(C, topic, { seq: 1 }, { headers: init.headers ?? {}, ...(init.query ? { query: init.query } : {}) });
+  const publish = await t.publish(C, topic, 'x', {
+    headers: init.headers ?? {},
+    ...(init.query ? { query: init.query } : {}),
+  });
+  const subscribe = await t.subscribe(
+    C,
+    topic,
+    { seq: 1 },
+    { headers: init.headers ?? {}, ...(init.query ? { query: init.query } : {}) },
+  );
   return [publish, subscribe];
 }
 
@@ -34,7 +46,10 @@ describe('authentication, on both operations', () => {
   it('answers 400 when the token is in both places', async () => {
     for (const reply of await both({ headers: { authorization: 'first-key-12345' }, query: 'token=first-key-12345' })) {
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ code: 'token_in_header_and_query', message: 'Only one of the Authorization header and the token query parameter may be set.' });
+      expect(reply.json).toEqual({
+        code: 'token_in_header_and_query',
+        message: 'Only one of the Authorization header and the token query parameter may be set.',
+      });
     }
   });
 
@@ -46,7 +61,13 @@ describe('authentication, on both operations', () => {
   });
 
   it('answers 401 for an unknown key, a malformed token, a Bearer prefix', async () => {
-    for (const token of ['nope', 'a.b.c', 'e30=', 'Bearer first-key-12345', Buffer.from('{"api_key":"x.y.z"}').toString('base64')]) {
+    for (const token of [
+      'nope',
+      'a.b.c',
+      'e30=',
+      'Bearer first-key-12345',
+      Buffer.from('{"api_key":"x.y.z"}').toString('base64'),
+    ]) {
       for (const reply of await both(auth(token))) {
         expect(reply.status, token).toBe(401);
         expect(reply.json.code).toBe('invalid_token');
@@ -57,14 +78,22 @@ describe('authentication, on both operations', () => {
   });
 
   it('refuses a repeated token query parameter', async () => {
-    const reply = await t.subscribe(C, 'x', { seq: 1 }, { headers: {}, query: 'token=first-key-12345&token=first-key-12345' });
+    const reply = await t.subscribe(
+      C,
+      'x',
+      { seq: 1 },
+      { headers: {}, query: 'token=first-key-12345&token=first-key-12345' },
+    );
     expect(reply.status).toBe(400);
   });
 });
 
 describe('signed tokens', () => {
   it('accepts a token the emulator signed, in the portable format and as a bare JWT', async () => {
-    const { token } = await t.emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 60 });
+    const { token } = await t.emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      ttlSeconds: 60,
+    });
     const decoded = JSON.parse(Buffer.from(token, 'base64').toString()) as { api_key: string; endpoint: string };
     // Clients build https://api.cache.<endpoint>: a host ending in a number would not parse.
     expect(decoded.endpoint).toBe(`localhost:${new URL(t.url).port}`);
@@ -82,7 +111,10 @@ describe('signed tokens', () => {
     const local = await testEmulator();
     try {
       local.emulator.context.clock.freeze();
-      const { token, expiresAt } = await local.emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 30 });
+      const { token, expiresAt } = await local.emulator.issueToken({
+        permissions: [{ role: 'publishsubscribe', cache: '*' }],
+        ttlSeconds: 30,
+      });
       expect(Date.parse(expiresAt)).toBe(Math.floor(local.emulator.context.clock.now() / 1000) * 1000 + 30_000);
       expect((await local.publish(C, 't', 'x', auth(token))).status).toBe(204);
       local.emulator.context.clock.advance(30_000);
@@ -99,16 +131,26 @@ describe('signed tokens', () => {
   });
 
   it('answers 401 for a token signed with another key, re-signed, tampered, or unsigned', async () => {
-    const { token } = await t.emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 60 });
+    const { token } = await t.emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      ttlSeconds: 60,
+    });
     const jwt = (JSON.parse(Buffer.from(token, 'base64').toString()) as { api_key: string }).api_key;
     const [header, payload, signature] = jwt.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const now = Math.floor(Date.now() / 1000);
     const forged = [
-      await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('some-other-key-0123456789')),
-      await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(new TextEncoder().encode('test-signing-key-0123456789')),
+      await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('some-other-key-0123456789')),
+      await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS512' })
+        .sign(new TextEncoder().encode('test-signing-key-0123456789')),
       `${header}.${Buffer.from(JSON.stringify({ ...claims, perms: [{ role: 'publishsubscribe', cache: 'other' }] })).toString('base64url')}.${signature}`,
-      new UnsecuredJWT({ ...claims }).setIssuer('topics-emulator').setExpirationTime(now + 60).encode(),
+      new UnsecuredJWT({ ...claims })
+        .setIssuer('topics-emulator')
+        .setExpirationTime(now + 60)
+        .encode(),
       `${jwt.slice(0, -2)}AA`,
     ];
     for (const credential of forged) {
@@ -133,17 +175,28 @@ describe('signed tokens', () => {
   });
 
   it('refuses to sign for more than 25 hours', async () => {
-    await expect(t.emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 25 * 3600 + 1 })).rejects.toThrow(/25 hours/);
+    await expect(
+      t.emulator.issueToken({ permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 25 * 3600 + 1 }),
+    ).rejects.toThrow(/25 hours/);
   });
 });
 
 describe('permissions: 403 when the token lacks the access', () => {
-  const cases: { name: string; permission: Record<string, string>; publish: [string, string][]; subscribe: [string, string][]; denied: [string, string, 'publish' | 'subscribe'][] }[] = [
+  const cases: {
+    name: string;
+    permission: Record<string, string>;
+    publish: [string, string][];
+    subscribe: [string, string][];
+    denied: [string, string, 'publish' | 'subscribe'][];
+  }[] = [
     {
       name: 'subscribeonly',
       permission: { role: 'subscribeonly', cache: '*' },
       publish: [],
-      subscribe: [[C, 'a'], ['other', 'b']],
+      subscribe: [
+        [C, 'a'],
+        ['other', 'b'],
+      ],
       denied: [[C, 'a', 'publish']],
     },
     {
@@ -158,36 +211,58 @@ describe('permissions: 403 when the token lacks the access', () => {
       permission: { role: 'publishsubscribe', cache: 'other' },
       publish: [['other', 'a']],
       subscribe: [['other', 'a']],
-      denied: [[C, 'a', 'publish'], [C, 'a', 'subscribe'], ['no-such-cache', 'a', 'publish']],
+      denied: [
+        [C, 'a', 'publish'],
+        [C, 'a', 'subscribe'],
+        ['no-such-cache', 'a', 'publish'],
+      ],
     },
     {
       name: 'one topic',
       permission: { role: 'publishsubscribe', cache: C, topic: 'only' },
       publish: [[C, 'only']],
       subscribe: [[C, 'only']],
-      denied: [[C, 'only-not', 'publish'], [C, 'other', 'subscribe'], ['other', 'only', 'publish']],
+      denied: [
+        [C, 'only-not', 'publish'],
+        [C, 'other', 'subscribe'],
+        ['other', 'only', 'publish'],
+      ],
     },
     {
       name: 'a topic prefix',
       permission: { role: 'publishsubscribe', cache: '*', topicPrefix: 'chat-' },
-      publish: [[C, 'chat-1'], ['other', 'chat-']],
+      publish: [
+        [C, 'chat-1'],
+        ['other', 'chat-'],
+      ],
       subscribe: [[C, 'chat-room']],
-      denied: [[C, 'chat', 'publish'], [C, 'xchat-1', 'subscribe']],
+      denied: [
+        [C, 'chat', 'publish'],
+        [C, 'xchat-1', 'subscribe'],
+      ],
     },
   ];
 
   /** Puts message 1 on each topic with the full-access key, so that subscribes answer at once. */
   async function seed(topics: [string, string][]): Promise<void> {
-    for (const [cache, topic] of topics) if (t.emulator.context.store.hasCache(cache)) await t.publish(cache, topic, 'seed');
+    for (const [cache, topic] of topics)
+      if (t.emulator.context.store.hasCache(cache)) await t.publish(cache, topic, 'seed');
   }
 
   it.each(cases)('$name', async ({ permission, publish, subscribe, denied }) => {
     const { token } = await t.emulator.issueToken({ permissions: [permission as never], ttlSeconds: 60 });
     await seed([...subscribe, ...denied.map(([c, topic]) => [c, topic] as [string, string])]);
-    for (const [cache, topic] of publish) expect((await t.publish(cache, topic, 'x', auth(token))).status, `publish ${cache}/${topic}`).toBe(204);
-    for (const [cache, topic] of subscribe) expect((await t.subscribe(cache, topic, { seq: 1 }, auth(token))).status, `subscribe ${cache}/${topic}`).toBe(200);
+    for (const [cache, topic] of publish)
+      expect((await t.publish(cache, topic, 'x', auth(token))).status, `publish ${cache}/${topic}`).toBe(204);
+    for (const [cache, topic] of subscribe)
+      expect((await t.subscribe(cache, topic, { seq: 1 }, auth(token))).status, `subscribe ${cache}/${topic}`).toBe(
+        200,
+      );
     for (const [cache, topic, op] of denied) {
-      const reply = op === 'publish' ? await t.publish(cache, topic, 'x', auth(token)) : await t.subscribe(cache, topic, { seq: 1 }, auth(token));
+      const reply =
+        op === 'publish'
+          ? await t.publish(cache, topic, 'x', auth(token))
+          : await t.subscribe(cache, topic, { seq: 1 }, auth(token));
       expect(reply.status, `${op} ${cache}/${topic}`).toBe(403);
       expect(reply.json.code).toBe('permission_denied');
     }

@@ -103,7 +103,10 @@ describe('origins', () => {
   });
 
   it('the service routes take local, same and configured origins; the control plane only same and configured', () => {
-    const policy = originPolicy({ corsOrigins: ['https://app.example'], controlCorsOrigins: ['http://localhost:9000'] });
+    const policy = originPolicy({
+      corsOrigins: ['https://app.example'],
+      controlCorsOrigins: ['http://localhost:9000'],
+    });
     const host = 'localhost:4545';
     expect(policy.allows('service', 'http://localhost:5173', host)).toBe(true);
     expect(policy.allows('service', 'https://app.example', host)).toBe(true);
@@ -132,7 +135,14 @@ describe('origins', () => {
 
 describe('the browser guard', () => {
   const guard = browserGuard(resolveSettings({}));
-  const facts = (over: Partial<BrowserFacts>): BrowserFacts => ({ method: 'POST', host: 'localhost:4545', origin: undefined, fetchSite: undefined, plane: 'control', ...over });
+  const facts = (over: Partial<BrowserFacts>): BrowserFacts => ({
+    method: 'POST',
+    host: 'localhost:4545',
+    origin: undefined,
+    fetchSite: undefined,
+    plane: 'control',
+    ...over,
+  });
   const refused = (over: Partial<BrowserFacts>) => guard.refusal(facts(over))?.code;
 
   it('serves what curl, SDKs and tests send: no Origin, no Sec-Fetch-Site', () => {
@@ -143,7 +153,9 @@ describe('the browser guard', () => {
 
   it('refuses a rebinding Host before anything else', () => {
     expect(refused({ host: 'evil.example:4545' })).toBe('host_not_allowed');
-    expect(refused({ host: 'evil.example:4545', origin: 'http://evil.example:4545', plane: 'service' })).toBe('host_not_allowed');
+    expect(refused({ host: 'evil.example:4545', origin: 'http://evil.example:4545', plane: 'service' })).toBe(
+      'host_not_allowed',
+    );
   });
 
   it('refuses a foreign Origin on either plane, whatever the method; a local one only on the control plane', () => {
@@ -174,10 +186,17 @@ describe('settings', () => {
 
   it('refuses origins with a path and hosts with a port', () => {
     expect(() => resolveSettings({ corsOrigins: ['http://localhost:3000/'] })).toThrow(SettingsError);
-    expect(() => resolveSettings({ corsOrigins: ['http://localhost:3000/'] })).toThrow("corsOrigins.0 must be an origin (scheme://host[:port], no path), 'null' or '*'");
+    expect(() => resolveSettings({ corsOrigins: ['http://localhost:3000/'] })).toThrow(
+      "corsOrigins.0 must be an origin (scheme://host[:port], no path), 'null' or '*'",
+    );
     expect(() => resolveSettings({ controlCorsOrigins: ['localhost:3000'] })).toThrow(SettingsError);
     expect(() => resolveSettings({ allowedHosts: ['emulator:4545'] })).toThrow(SettingsError);
     expect(() => resolveSettings({ allowedHosts: ['*.example'] })).toThrow(SettingsError);
-    expect(resolveSettings({ corsOrigins: ['*', 'null', 'capacitor://localhost'], allowedHosts: ['*', '.dev.test', 'emulator'] }).allowedHosts).toHaveLength(3);
+    expect(
+      resolveSettings({
+        corsOrigins: ['*', 'null', 'capacitor://localhost'],
+        allowedHosts: ['*', '.dev.test', 'emulator'],
+      }).allowedHosts,
+    ).toHaveLength(3);
   });
 });

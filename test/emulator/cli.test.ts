@@ -38,11 +38,22 @@ describe('npx topics-emulator', () => {
     // The Subscribe line waits for the next message: the Publish line answers it.
     const subscribeTarget = /Subscribe:.*'(http:\/\/[^']+)'/.exec(banner)![1]!;
     const subscribed = fetch(subscribeTarget, { headers: { authorization: KEY } });
-    await vi.waitFor(async () => {
-      const state = (await (await fetch(`${url}/_emulator/state`)).json()) as { waitingSubscribers: unknown[] };
-      expect(state.waitingSubscribers).toHaveLength(1);
-    }, { timeout: 5000, interval: 20 });
-    expect((await fetch(target, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'hello' })).status).toBe(204);
+    await vi.waitFor(
+      async () => {
+        const state = (await (await fetch(`${url}/_emulator/state`)).json()) as { waitingSubscribers: unknown[] };
+        expect(state.waitingSubscribers).toHaveLength(1);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    expect(
+      (
+        await fetch(target, {
+          method: 'POST',
+          headers: { authorization: KEY, 'content-type': 'text/plain' },
+          body: 'hello',
+        })
+      ).status,
+    ).toBe(204);
     const body = await (await subscribed).json();
     expect(body.items[0].item.value).toEqual({ text: 'hello' });
     // The Replay line reads the topic from its start.
@@ -55,12 +66,18 @@ describe('npx topics-emulator', () => {
     const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-'));
     const config = join(dir, 'emulator.yaml');
     writeFileSync(config, 'caches: [from-file]\npayloadLimitBytes: 10\napiKeys: [file-key-123456]\n');
-    const run = start(['--port', '0', '--config', config, '--api-key', 'flag-key-123456'], { TOPICS_EMULATOR_CACHES: 'env-a,env-b' });
+    const run = start(['--port', '0', '--config', config, '--api-key', 'flag-key-123456'], {
+      TOPICS_EMULATOR_CACHES: 'env-a,env-b',
+    });
     const url = await baseUrlOf(run);
     expect(run.stdout()).toContain('Caches:    env-a, env-b');
     expect(run.stdout()).not.toContain('flag-key-123456'); // a configured key is not printed
     const publish = (cache: string, body: string, key = 'flag-key-123456') =>
-      fetch(`${url}/topics/${cache}/t`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body });
+      fetch(`${url}/topics/${cache}/t`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'text/plain' },
+        body,
+      });
     expect((await publish('env-b', 'short')).status).toBe(204);
     expect((await publish('from-file', 'short')).status).toBe(404);
     expect((await publish('env-a', 'longer than ten')).status).toBe(413);
@@ -75,7 +92,9 @@ describe('npx topics-emulator', () => {
     socket.on('data', (chunk) => (answer += String(chunk)));
     const closed = once(socket, 'close');
     // Headers promise 10 bytes of body; 2 arrive.
-    socket.write('POST /topics/default-cache/t HTTP/1.1\r\nHost: localhost\r\nAuthorization: topics-emulator-dev-key\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab');
+    socket.write(
+      'POST /topics/default-cache/t HTTP/1.1\r\nHost: localhost\r\nAuthorization: topics-emulator-dev-key\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nab',
+    );
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('"code":"request_timeout"');
@@ -83,10 +102,22 @@ describe('npx topics-emulator', () => {
 
   it('--allowed-host, --cors-origin and --control-cors-origin (flags and environment) reach the browser guard', async () => {
     // A subscribe on an empty topic waits: a short long-poll timeout answers it (200, no items).
-    const run = start(['--port', '0', '--long-poll-timeout', '50', '--allowed-host', 'emulator.test', '--control-cors-origin', 'https://tools.example'], {
-      TOPICS_EMULATOR_CORS_ORIGINS: 'https://app.example,https://other.example',
-      TOPICS_EMULATOR_ALLOWED_HOSTS: 'ignored.test',
-    });
+    const run = start(
+      [
+        '--port',
+        '0',
+        '--long-poll-timeout',
+        '50',
+        '--allowed-host',
+        'emulator.test',
+        '--control-cors-origin',
+        'https://tools.example',
+      ],
+      {
+        TOPICS_EMULATOR_CORS_ORIGINS: 'https://app.example,https://other.example',
+        TOPICS_EMULATOR_ALLOWED_HOSTS: 'ignored.test',
+      },
+    );
     const url = new URL(await baseUrlOf(run));
     const head = (host: string, origin: string, path: string) =>
       new Promise<string>((resolve) => {
@@ -94,12 +125,16 @@ describe('npx topics-emulator', () => {
         let answer = '';
         socket.on('data', (chunk) => (answer += String(chunk)));
         socket.on('close', () => resolve(answer.split('\r\n')[0]!));
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nAuthorization: ${KEY}\r\nConnection: close\r\n\r\n`);
+        socket.write(
+          `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nAuthorization: ${KEY}\r\nConnection: close\r\n\r\n`,
+        );
       });
     expect(await head('emulator.test:1', 'https://tools.example', '/_emulator/state')).toMatch(/ 200 /);
     expect(await head('ignored.test', 'https://tools.example', '/_emulator/state')).toMatch(/ 403 /); // the flag wins over the environment
     expect(await head('localhost', 'https://other.example', '/_emulator/state')).toMatch(/ 403 /);
-    expect(await head('localhost', 'https://other.example', '/topics/default-cache/t?sequence_number=1&sequence_page=1')).toMatch(/ 200 /);
+    expect(
+      await head('localhost', 'https://other.example', '/topics/default-cache/t?sequence_number=1&sequence_page=1'),
+    ).toMatch(/ 200 /);
   });
 
   it.each([
@@ -132,13 +167,16 @@ describe('npx topics-emulator', () => {
     expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
     const help = runCli(['--help']);
     expect(await help.exited).toBe(0);
-    for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level']) expect(help.stdout()).toContain(flag);
+    for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level'])
+      expect(help.stdout()).toContain(flag);
   });
 
   it('on SIGTERM answers waiting long-polls and exits 0', async () => {
     const run = start(['--port', '0', '--log-level', 'debug']);
     const url = await baseUrlOf(run);
-    const polls = Array.from({ length: 50 }, () => fetch(`${url}/topics/default-cache/quiet`, { headers: { authorization: KEY } }).then((r) => r.json()));
+    const polls = Array.from({ length: 50 }, () =>
+      fetch(`${url}/topics/default-cache/quiet`, { headers: { authorization: KEY } }).then((r) => r.json()),
+    );
     const parked = () => run.stdout().split('subscriber waiting').length - 1;
     while (parked() < 50) await once(run.child.stdout, 'data');
     run.child.kill('SIGTERM');
@@ -150,14 +188,43 @@ describe('npx topics-emulator', () => {
   it('`token` prints a token the running emulator accepts, with the role it asked for', async () => {
     const server = start(['--port', '0', '--signing-key', 'shared-signing-key-1234']);
     const url = await baseUrlOf(server);
-    const tokenRun = start(['token', '--cache', 'default-cache', '--topic', 'news', '--role', 'subscribeonly', '--ttl', '10m', '--signing-key', 'shared-signing-key-1234']);
+    const tokenRun = start([
+      'token',
+      '--cache',
+      'default-cache',
+      '--topic',
+      'news',
+      '--role',
+      'subscribeonly',
+      '--ttl',
+      '10m',
+      '--signing-key',
+      'shared-signing-key-1234',
+    ]);
     expect(await tokenRun.exited).toBe(0);
     const token = tokenRun.stdout().trim();
     expect(tokenRun.stderr()).toMatch(/expires at \d{4}-/);
-    await fetch(`${url}/topics/default-cache/news`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'text/plain' }, body: 'n1' });
-    expect((await fetch(`${url}/topics/default-cache/news?sequence_number=1&token=${encodeURIComponent(token)}`)).status).toBe(200);
-    expect((await fetch(`${url}/topics/default-cache/news`, { method: 'POST', headers: { authorization: token, 'content-type': 'text/plain' }, body: 'x' })).status).toBe(403);
-    expect((await fetch(`${url}/topics/default-cache/other?sequence_number=1`, { headers: { authorization: token } })).status).toBe(403);
+    await fetch(`${url}/topics/default-cache/news`, {
+      method: 'POST',
+      headers: { authorization: KEY, 'content-type': 'text/plain' },
+      body: 'n1',
+    });
+    expect(
+      (await fetch(`${url}/topics/default-cache/news?sequence_number=1&token=${encodeURIComponent(token)}`)).status,
+    ).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/topics/default-cache/news`, {
+          method: 'POST',
+          headers: { authorization: token, 'content-type': 'text/plain' },
+          body: 'x',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await fetch(`${url}/topics/default-cache/other?sequence_number=1`, { headers: { authorization: token } }))
+        .status,
+    ).toBe(403);
   });
 
   it('`token` refuses a lifetime over 25 hours', async () => {
@@ -177,7 +244,10 @@ describe('the build', () => {
         writeFileSync(join(dir, 'dist', `${name}.js`), '#!/usr/bin/env node\n');
         chmodSync(join(dir, 'dist', `${name}.js`), 0o644);
       }
-      execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/executable-bins.mjs', import.meta.url)), dir]);
+      execFileSync(process.execPath, [
+        fileURLToPath(new URL('../../scripts/executable-bins.mjs', import.meta.url)),
+        dir,
+      ]);
       for (const name of ['one', 'two']) expect(statSync(join(dir, 'dist', `${name}.js`)).mode & 0o777).toBe(0o755);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,11 +11,16 @@ import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from 
 // schemas compiled at start. These tests keep the generated code honest: up to date with its
 // sources, and answering exactly as fastify's own validator compiler would.
 
-type Validate = ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; keyword: string; message?: string }> | null };
+type Validate = ((data: unknown) => boolean) & {
+  errors?: Array<{ instancePath: string; keyword: string; message?: string }> | null;
+};
 
 const require = createRequire(import.meta.url);
 // fastify's default validator compiler, built as fastify builds it (no ajv option given).
-const AjvCompiler = require('@fastify/ajv-compiler') as () => (external: object, options: object) => (input: { schema: object }) => Validate;
+const AjvCompiler = require('@fastify/ajv-compiler') as () => (
+  external: object,
+  options: object,
+) => (input: { schema: object }) => Validate;
 const fastifyCompiler = AjvCompiler()({}, { customOptions: {} });
 
 describe('generated validators', () => {
@@ -28,7 +33,10 @@ describe('generated validators', () => {
   });
 
   const parts = operationRoutes(documents.topics).flatMap((route) =>
-    Object.entries(route.schema).map(([part, schema]) => ({ name: validatorName(route.operationId, part), schema: schema as object })),
+    Object.entries(route.schema).map(([part, schema]) => ({
+      name: validatorName(route.operationId, part),
+      schema: schema as object,
+    })),
   );
 
   it('has one validator for each part of each operation of the contract', () => {
@@ -36,24 +44,45 @@ describe('generated validators', () => {
   });
 
   // What a router hands a validator: strings, repeated query parameters as arrays, odd values.
-  const scalar = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom('0', '-1', '1e3', '9007199254740992', 'Infinity', ' 7', '', 'x'), fc.integer(), fc.constant(null));
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.constantFrom('0', '-1', '1e3', '9007199254740992', 'Infinity', ' 7', '', 'x'),
+    fc.integer(),
+    fc.constant(null),
+  );
   const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }));
-  const keys = fc.constantFrom('cacheName', 'topicName', 'token', 'sequence_number', 'sequence_page', 'authorization', 'other');
+  const keys = fc.constantFrom(
+    'cacheName',
+    'topicName',
+    'token',
+    'sequence_number',
+    'sequence_page',
+    'authorization',
+    'other',
+  );
   const input = fc.dictionary(keys, value, { maxKeys: 5 });
 
-  it.each(parts)('$name answers as fastify would: same verdict, same coercion, same first error', ({ name, schema }) => {
-    const generated = (topicsValidators as Record<string, Validate>)[name]!;
-    const reference = fastifyCompiler({ schema: structuredClone(schema) });
-    fc.assert(
-      fc.property(input, (data) => {
-        const ours = structuredClone(data);
-        const theirs = structuredClone(data);
-        const verdict = generated(ours);
-        expect(verdict).toBe(reference(theirs));
-        expect(ours).toEqual(theirs);
-        if (!verdict) expect(generated.errors?.[0]).toMatchObject({ instancePath: reference.errors?.[0]?.instancePath, keyword: reference.errors?.[0]?.keyword, message: reference.errors?.[0]?.message });
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it.each(parts)(
+    '$name answers as fastify would: same verdict, same coercion, same first error',
+    ({ name, schema }) => {
+      const generated = (topicsValidators as Record<string, Validate>)[name]!;
+      const reference = fastifyCompiler({ schema: structuredClone(schema) });
+      fc.assert(
+        fc.property(input, (data) => {
+          const ours = structuredClone(data);
+          const theirs = structuredClone(data);
+          const verdict = generated(ours);
+          expect(verdict).toBe(reference(theirs));
+          expect(ours).toEqual(theirs);
+          if (!verdict)
+            expect(generated.errors?.[0]).toMatchObject({
+              instancePath: reference.errors?.[0]?.instancePath,
+              keyword: reference.errors?.[0]?.keyword,
+              message: reference.errors?.[0]?.message,
+            });
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 });

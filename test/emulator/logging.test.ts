@@ -21,7 +21,8 @@ describe('credentials never reach a log line', () => {
     run = runCli(['--port', '0', '--log-level', 'trace', '--api-key', key, '--signing-key', signingKey]);
     const url = await baseUrlOf(run);
     const topic = `${url}/topics/default-cache/logged`;
-    const post = (headers: Record<string, string>, path = topic) => fetch(path, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: 'm' });
+    const post = (headers: Record<string, string>, path = topic) =>
+      fetch(path, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: 'm' });
     expect((await post({ authorization: key })).status).toBe(204);
     expect((await post({}, `${topic}?token=${key}`)).status).toBe(204);
     expect((await post({ authorization: 'wrong-token-CCCC-3333' })).status).toBe(401);
@@ -40,7 +41,11 @@ describe('credentials never reach a log line', () => {
 
 describe('log levels', () => {
   const publish = (url: string) =>
-    fetch(`${url}/topics/default-cache/levels`, { method: 'POST', headers: { authorization: 'topics-emulator-dev-key', 'content-type': 'text/plain' }, body: 'm' });
+    fetch(`${url}/topics/default-cache/levels`, {
+      method: 'POST',
+      headers: { authorization: 'topics-emulator-dev-key', 'content-type': 'text/plain' },
+      body: 'm',
+    });
   const linesOf = (output: string) =>
     output
       .split('\n')
@@ -51,7 +56,11 @@ describe('log levels', () => {
     run = runCli(['--port', '0', '--log-level', 'info']);
     const url = await baseUrlOf(run);
     for (let i = 0; i < 3; i++) expect((await publish(url)).status).toBe(204);
-    const rule = await fetch(`${url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'publish', status: 503, count: 1 }) });
+    const rule = await fetch(`${url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'publish', status: 503, count: 1 }),
+    });
     expect(rule.status).toBe(201);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -67,8 +76,9 @@ describe('log levels', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     const requests = linesOf(run.stdout()).filter((line) => line.msg === 'request');
-    expect(requests.map((line) => [line.url, line.status])).toEqual(Array(3).fill(['/topics/default-cache/levels', 204]));
+    expect(requests.map((line) => [line.url, line.status])).toEqual(
+      Array(3).fill(['/topics/default-cache/levels', 204]),
+    );
     expect(new Set(requests.map((line) => line.reqId)).size).toBe(3);
   });
 });
-

@@ -12,8 +12,12 @@ describe('storeMessage', () => {
     fc.assert(
       fc.property(position, position, fc.string({ unit: 'binary' }), (page, seq, text) => {
         const stored = storeMessage(page, seq, { text });
-        expect(stored.element).toBe(JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } }));
-        expect(JSON.parse(stored.element)).toEqual({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } });
+        expect(stored.element).toBe(
+          JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } }),
+        );
+        expect(JSON.parse(stored.element)).toEqual({
+          item: { sequence_page: page, topic_sequence_number: seq, value: { text } },
+        });
         expect(stored.bytes).toBe(Buffer.byteLength(text));
       }),
     );
@@ -27,7 +31,9 @@ describe('storeMessage', () => {
         const view = backing.subarray(offset, offset + bytes.length);
         const stored = storeMessage(page, seq, { binary: view });
         const binary = Buffer.from(bytes).toString('base64');
-        expect(stored.element).toBe(JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { binary } } }));
+        expect(stored.element).toBe(
+          JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { binary } } }),
+        );
         expect(stored.bytes).toBe(bytes.length);
       }),
     );

@@ -9,7 +9,8 @@ import { operationRoutes, type OpenApiDocument } from '../../emulator/openapi-ro
 import { compileDocument, documents as documentNames, generatedPath } from '../../scripts/compile-openapi.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 
-const yamlOf = (name: string) => parse(readFileSync(new URL(`../../openapi/${name}.yaml`, import.meta.url), 'utf8')) as Record<string, any>;
+const yamlOf = (name: string) =>
+  parse(readFileSync(new URL(`../../openapi/${name}.yaml`, import.meta.url), 'utf8')) as Record<string, any>;
 
 describe('the OpenAPI documents', () => {
   it.each(documentNames)('%s.yaml is a valid OpenAPI 3.1 document', async (name) => {
@@ -34,7 +35,9 @@ describe('the OpenAPI documents', () => {
     const bound = bindHandlers(documents.topics, handlers);
     expect(bound.map((b) => b.route.operationId).sort()).toEqual(handlers.map((h) => h.operationId).sort());
     expect(() => bindHandlers(documents.topics, handlers.slice(1))).toThrow(/missing/);
-    expect(() => bindHandlers(documents.topics, [...handlers, { ...handlers[0]!, operationId: 'extra' }])).toThrow(/unknown extra/);
+    expect(() => bindHandlers(documents.topics, [...handlers, { ...handlers[0]!, operationId: 'extra' }])).toThrow(
+      /unknown extra/,
+    );
     expect(() => bindHandlers(documents.topics, [...handlers, handlers[0]!])).toThrow(/differ/);
   });
 
@@ -66,7 +69,13 @@ describe('the OpenAPI documents', () => {
     }
     // Statuses only the router or the connection answers (unknown route, method, malformed HTTP, a
     // request that did not arrive in time) are not operation responses.
-    const routerOnly = new Set(['route_not_found', 'method_not_allowed', 'request_header_too_large', 'invalid_request', 'request_timeout']);
+    const routerOnly = new Set([
+      'route_not_found',
+      'method_not_allowed',
+      'request_header_too_large',
+      'invalid_request',
+      'request_timeout',
+    ]);
     for (const [code, { status }] of Object.entries(errorRegistry)) {
       if (!routerOnly.has(code)) expect(declared, `${code} -> ${status}`).toContain(String(status));
     }

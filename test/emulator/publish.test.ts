@@ -17,7 +17,10 @@ describe('publish', () => {
     const reply = await t.publish(C, topic, 'hello');
     expect(reply.status).toBe(204);
     expect(reply.text).toBe('');
-    expect(t.emulator.context.store.find(C, topic)?.snapshot()).toMatchObject({ nextSequenceNumber: 2, retainedCount: 1 });
+    expect(t.emulator.context.store.find(C, topic)?.snapshot()).toMatchObject({
+      nextSequenceNumber: 2,
+      retainedCount: 1,
+    });
   });
 
   it.each([
@@ -72,7 +75,10 @@ describe('publish', () => {
   it('refuses a charset other than UTF-8', async () => {
     const reply = await t.publish(C, fresh(), 'abc', { contentType: 'text/plain; charset=iso-8859-1' });
     expect(reply.status).toBe(400);
-    expect(reply.json).toMatchObject({ code: 'unsupported_content_type', message: expect.stringContaining('iso-8859-1') });
+    expect(reply.json).toMatchObject({
+      code: 'unsupported_content_type',
+      message: expect.stringContaining('iso-8859-1'),
+    });
   });
 
   it('answers 400 for a missing content type', async () => {
@@ -94,35 +100,48 @@ describe('publish', () => {
     expect(warnings.filter((w) => w.includes("'video/mp4'"))).toHaveLength(1);
     expect(warnings[0]).toMatch(/published as binary.*live service may refuse it.*--content-types strict/);
     const items = (await t.subscribe(C, topic, { seq: 1 })).json.items;
-    expect(items.map((i: any) => i.item.value)).toEqual([{ binary: 'Bw==' }, { binary: 'Bw==' }, { binary: 'Bw==' }, { binary: '' }]);
+    expect(items.map((i: any) => i.item.value)).toEqual([
+      { binary: 'Bw==' },
+      { binary: 'Bw==' },
+      { binary: 'Bw==' },
+      { binary: '' },
+    ]);
   });
 
   it.each([
     ['an unknown content type', 'image/png', /image\/png/],
     ['a multipart body', 'multipart/form-data; boundary=x', /multipart/],
     ['an empty body of an unknown type', 'audio/ogg', /audio\/ogg/],
-  ])('with --content-types strict, answers 400 for %s, naming the supported types', async (what, contentType, mention) => {
-    const strict = await testEmulator({ contentTypes: 'strict' });
-    try {
-      const body = what.includes('empty') ? new Uint8Array() : new Uint8Array([1, 2]);
-      const reply = await strict.publish(C, 'strict', body, { contentType });
-      expect(reply.status).toBe(400);
-      expect(reply.json.code).toBe('unsupported_content_type');
-      expect(reply.json.message).toMatch(mention);
-      expect(reply.json.message).toContain('text/plain');
-      // The listed types and ranges still work.
-      expect((await strict.publish(C, 'strict', '{}', { contentType: 'application/cloudevents+json' })).status).toBe(204);
-    } finally {
-      await strict.close();
-    }
-  });
+  ])(
+    'with --content-types strict, answers 400 for %s, naming the supported types',
+    async (what, contentType, mention) => {
+      const strict = await testEmulator({ contentTypes: 'strict' });
+      try {
+        const body = what.includes('empty') ? new Uint8Array() : new Uint8Array([1, 2]);
+        const reply = await strict.publish(C, 'strict', body, { contentType });
+        expect(reply.status).toBe(400);
+        expect(reply.json.code).toBe('unsupported_content_type');
+        expect(reply.json.message).toMatch(mention);
+        expect(reply.json.message).toContain('text/plain');
+        // The listed types and ranges still work.
+        expect((await strict.publish(C, 'strict', '{}', { contentType: 'application/cloudevents+json' })).status).toBe(
+          204,
+        );
+      } finally {
+        await strict.close();
+      }
+    },
+  );
 
   it('accepts a body at the payload limit and answers 413 just over it', async () => {
     const topic = fresh();
     expect((await t.publish(C, topic, 'x'.repeat(64))).status).toBe(204);
     const over = await t.publish(C, topic, 'x'.repeat(65));
     expect(over.status).toBe(413);
-    expect(over.json).toEqual({ code: 'payload_too_large', message: 'The message is larger than the payload limit of 64 bytes.' });
+    expect(over.json).toEqual({
+      code: 'payload_too_large',
+      message: 'The message is larger than the payload limit of 64 bytes.',
+    });
     expect(t.emulator.context.store.find(C, topic)?.snapshot().retainedCount).toBe(1);
   });
 

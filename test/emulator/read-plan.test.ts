@@ -10,7 +10,11 @@ describe('planRead: what a subscribe gets at a cursor', () => {
   it('a first request waits for the next message by default (next)', () => {
     expect(planRead(at(1, 4), cursor(0, 0), 'next', 100)).toEqual({ kind: 'wait' });
     expect(planRead(at(1, 4), waitingCursor(at(1, 4), cursor(0, 0)), 'next', 100)).toEqual({ kind: 'wait' });
-    expect(planRead(at(1, 6), waitingCursor(at(1, 4), cursor(0, 0)), 'next', 100)).toEqual({ kind: 'deliver', from: 4, count: 2 });
+    expect(planRead(at(1, 6), waitingCursor(at(1, 4), cursor(0, 0)), 'next', 100)).toEqual({
+      kind: 'deliver',
+      from: 4,
+      count: 2,
+    });
   });
   it("with 'latest', a first request begins at the latest retained message", () => {
     expect(planRead(at(1, 4), cursor(0, 0), 'latest', 100)).toEqual({ kind: 'deliver', from: 3, count: 1 });
@@ -55,7 +59,7 @@ describe('planRead: what a subscribe gets at a cursor', () => {
       discontinuity: { last_topic_sequence: 8, new_topic_sequence: 4, new_sequence_page: P },
     });
   });
-  it("with --discontinuity alone, a resume ahead of the stream answers the discontinuity alone, at once", () => {
+  it('with --discontinuity alone, a resume ahead of the stream answers the discontinuity alone, at once', () => {
     expect(planRead(at(1, 4), cursor(9), 'latest', 100, 'alone')).toEqual({
       kind: 'deliver',
       from: 4,
@@ -81,7 +85,7 @@ describe('planRead: what a subscribe gets at a cursor', () => {
       discontinuity: { last_topic_sequence: 4, new_topic_sequence: 1, new_sequence_page: P + 7 },
     });
   });
-  it('a subscriber waiting when the page changes gets the discontinuity with the new page\'s first item', () => {
+  it("a subscriber waiting when the page changes gets the discontinuity with the new page's first item", () => {
     const waiting = waitingCursor(at(1, 4), cursor(4, 0));
     expect(waiting).toEqual(cursor(4));
     expect(planRead(at(1, 1, P + 7), waiting, 'next', 100)).toEqual({ kind: 'wait' });
@@ -92,7 +96,7 @@ describe('planRead: what a subscribe gets at a cursor', () => {
       discontinuity: { last_topic_sequence: 3, new_topic_sequence: 1, new_sequence_page: P + 7 },
     });
   });
-  it('a first request waiting when the page changes gets the new page\'s first item after a discontinuity', () => {
+  it("a first request waiting when the page changes gets the new page's first item after a discontinuity", () => {
     const waiting = waitingCursor(at(1, 4), cursor(0, 0));
     expect(planRead(at(1, 2, P + 7), waiting, 'next', 100)).toMatchObject({ kind: 'deliver', from: 1, count: 1 });
   });
@@ -117,72 +121,97 @@ describe('planRead: what a subscribe gets at a cursor', () => {
   });
 
   const position = fc
-    .record({ oldest: fc.integer({ min: 1, max: 1000 }), retained: fc.integer({ min: 0, max: 300 }), page: fc.integer({ min: 1, max: 5 }) })
+    .record({
+      oldest: fc.integer({ min: 1, max: 1000 }),
+      retained: fc.integer({ min: 0, max: 300 }),
+      page: fc.integer({ min: 1, max: 5 }),
+    })
     .map(({ oldest, retained, page }) => at(oldest, oldest + retained, page));
-  const anyCursor = fc.record({ sequenceNumber: fc.integer({ min: 0, max: 1400 }), sequencePage: fc.integer({ min: 0, max: 6 }) });
+  const anyCursor = fc.record({
+    sequenceNumber: fc.integer({ min: 0, max: 1400 }),
+    sequencePage: fc.integer({ min: 0, max: 6 }),
+  });
   const policy = fc.constantFrom('latest' as const, 'next' as const, 'oldest' as const);
 
   const mode = fc.constantFrom('with-item' as const, 'alone' as const);
 
   it('never delivers what is not retained, never more than the batch, and never loses a message', () => {
     fc.assert(
-      fc.property(position, anyCursor, policy, fc.integer({ min: 1, max: 50 }), mode, (pos, c, first, maxBatch, shape) => {
-        const plan = planRead(pos, c, first, maxBatch, shape);
-        const n = c.sequenceNumber;
-        const retained = pos.next - pos.oldest;
-        const stale = c.sequencePage !== 0 && c.sequencePage !== pos.page;
-        // Whether the topic holds something this request should be answered with now.
-        const lacks = stale ? retained > 0 : n === 0 ? first !== 'next' && retained > 0 : n < pos.next && retained > 0;
-        if (plan.kind === 'wait') {
-          expect(lacks).toBe(false);
-          if (shape === 'alone') expect(stale || n > pos.next || (n !== 0 && n < pos.oldest)).toBe(false);
-          return;
-        }
-        if (shape === 'with-item') expect(lacks).toBe(true);
-        expect(plan.count).toBeGreaterThanOrEqual(0);
-        expect(plan.count).toBeLessThanOrEqual(maxBatch);
-        expect(plan.from).toBeGreaterThanOrEqual(pos.oldest);
-        expect(plan.from + plan.count).toBeLessThanOrEqual(pos.next);
-        // A discontinuity comes with the item it announces, unless it may come alone.
-        if (shape === 'with-item' || !plan.discontinuity) expect(plan.count).toBeGreaterThan(0);
-        if (plan.discontinuity) {
-          expect(plan.discontinuity.new_sequence_page).toBe(pos.page);
-          expect(plan.discontinuity.new_topic_sequence).toBe(plan.from);
-          expect(plan.discontinuity.last_topic_sequence).toBe(Math.max(0, n - 1));
-        } else if (n !== 0) {
-          // Without a discontinuity, delivery continues exactly where the client is.
-          expect(plan.from).toBe(n);
-        }
-      }),
+      fc.property(
+        position,
+        anyCursor,
+        policy,
+        fc.integer({ min: 1, max: 50 }),
+        mode,
+        (pos, c, first, maxBatch, shape) => {
+          const plan = planRead(pos, c, first, maxBatch, shape);
+          const n = c.sequenceNumber;
+          const retained = pos.next - pos.oldest;
+          const stale = c.sequencePage !== 0 && c.sequencePage !== pos.page;
+          // Whether the topic holds something this request should be answered with now.
+          const lacks = stale
+            ? retained > 0
+            : n === 0
+              ? first !== 'next' && retained > 0
+              : n < pos.next && retained > 0;
+          if (plan.kind === 'wait') {
+            expect(lacks).toBe(false);
+            if (shape === 'alone') expect(stale || n > pos.next || (n !== 0 && n < pos.oldest)).toBe(false);
+            return;
+          }
+          if (shape === 'with-item') expect(lacks).toBe(true);
+          expect(plan.count).toBeGreaterThanOrEqual(0);
+          expect(plan.count).toBeLessThanOrEqual(maxBatch);
+          expect(plan.from).toBeGreaterThanOrEqual(pos.oldest);
+          expect(plan.from + plan.count).toBeLessThanOrEqual(pos.next);
+          // A discontinuity comes with the item it announces, unless it may come alone.
+          if (shape === 'with-item' || !plan.discontinuity) expect(plan.count).toBeGreaterThan(0);
+          if (plan.discontinuity) {
+            expect(plan.discontinuity.new_sequence_page).toBe(pos.page);
+            expect(plan.discontinuity.new_topic_sequence).toBe(plan.from);
+            expect(plan.discontinuity.last_topic_sequence).toBe(Math.max(0, n - 1));
+          } else if (n !== 0) {
+            // Without a discontinuity, delivery continues exactly where the client is.
+            expect(plan.from).toBe(n);
+          }
+        },
+      ),
     );
   });
 
   it('a waiting cursor waits until a publish, then delivers from the first message published after it', () => {
     fc.assert(
-      fc.property(position, anyCursor, policy, fc.integer({ min: 1, max: 20 }), fc.boolean(), (pos, c, first, published, reset) => {
-        if (planRead(pos, c, first, 100).kind !== 'wait') return;
-        const waiting = waitingCursor(pos, c);
-        expect(planRead(pos, waiting, first, 100)).toEqual({ kind: 'wait' }); // a fixed point
-        // Then messages are published, on the same page or after a page change.
-        const later = reset ? at(1, 1 + published, pos.page + 10) : at(pos.oldest, pos.next + published, pos.page);
-        const plan = planRead(later, waiting, first, 100);
-        expect(plan.kind).toBe('deliver');
-        if (plan.kind !== 'deliver') return;
-        const stale = c.sequencePage !== 0 && c.sequencePage !== pos.page;
-        expect(plan.from).toBe(reset ? 1 : pos.next);
-        expect(plan.count).toBe(published);
-        // The client is told of the move when its cursor does not lead straight to the first item.
-        const announced = reset || stale || c.sequenceNumber > pos.next;
-        expect(plan.discontinuity !== undefined).toBe(announced);
-        if (plan.discontinuity) {
-          expect(plan.discontinuity).toEqual({
-            // A first request waits as if it had asked for the next number.
-            last_topic_sequence: Math.max(0, (c.sequenceNumber === 0 && !stale ? pos.next : c.sequenceNumber) - 1),
-            new_topic_sequence: plan.from,
-            new_sequence_page: later.page,
-          });
-        }
-      }),
+      fc.property(
+        position,
+        anyCursor,
+        policy,
+        fc.integer({ min: 1, max: 20 }),
+        fc.boolean(),
+        (pos, c, first, published, reset) => {
+          if (planRead(pos, c, first, 100).kind !== 'wait') return;
+          const waiting = waitingCursor(pos, c);
+          expect(planRead(pos, waiting, first, 100)).toEqual({ kind: 'wait' }); // a fixed point
+          // Then messages are published, on the same page or after a page change.
+          const later = reset ? at(1, 1 + published, pos.page + 10) : at(pos.oldest, pos.next + published, pos.page);
+          const plan = planRead(later, waiting, first, 100);
+          expect(plan.kind).toBe('deliver');
+          if (plan.kind !== 'deliver') return;
+          const stale = c.sequencePage !== 0 && c.sequencePage !== pos.page;
+          expect(plan.from).toBe(reset ? 1 : pos.next);
+          expect(plan.count).toBe(published);
+          // The client is told of the move when its cursor does not lead straight to the first item.
+          const announced = reset || stale || c.sequenceNumber > pos.next;
+          expect(plan.discontinuity !== undefined).toBe(announced);
+          if (plan.discontinuity) {
+            expect(plan.discontinuity).toEqual({
+              // A first request waits as if it had asked for the next number.
+              last_topic_sequence: Math.max(0, (c.sequenceNumber === 0 && !stale ? pos.next : c.sequenceNumber) - 1),
+              new_topic_sequence: plan.from,
+              new_sequence_page: later.page,
+            });
+          }
+        },
+      ),
     );
   });
 });

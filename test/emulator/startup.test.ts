@@ -33,8 +33,16 @@ describe('start-up', () => {
   it('serves a publish without loading Ajv, fast-json-stringify or yaml; the control plane loads what it needs when called', async () => {
     const file = join(dir, 'start.mts');
     writeFileSync(file, script);
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: root, timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
+      cwd: root,
+      timeout: 30_000,
+    });
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
-    expect(result).toEqual({ publish: 204, afterPublish: [], fault: 201, afterControl: ['ajv', 'ajv-formats', 'yaml'] });
+    expect(result).toEqual({
+      publish: 204,
+      afterPublish: [],
+      fault: 201,
+      afterControl: ['ajv', 'ajv-formats', 'yaml'],
+    });
   });
 });

@@ -49,7 +49,7 @@ describe('subscribe', () => {
     expect(numbers((await pending).json.items)).toEqual([3]);
   });
 
-  it("with --first-subscribe latest, a first request answers the latest retained message at once", async () => {
+  it('with --first-subscribe latest, a first request answers the latest retained message at once', async () => {
     const latest = await testEmulator({ firstSubscribe: 'latest' });
     try {
       for (const text of ['a', 'b', 'c']) await latest.publish(C, 'latest', text);
@@ -73,7 +73,9 @@ describe('subscribe', () => {
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     await t.publish(C, topic, 'first');
     const { json } = await pending;
-    expect(json.items).toEqual([{ item: { sequence_page: expect.any(Number), topic_sequence_number: 1, value: { text: 'first' } } }]);
+    expect(json.items).toEqual([
+      { item: { sequence_page: expect.any(Number), topic_sequence_number: 1, value: { text: 'first' } } },
+    ]);
   });
 
   it('resumes at n, including n, capped by the batch size; advancing with last + 1 loses nothing', async () => {
@@ -93,7 +95,9 @@ describe('subscribe', () => {
     const pending = t.subscribe(C, topic, { seq: 3, page });
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     await t.publish(C, topic, 'm3');
-    expect((await pending).json.items).toEqual([{ item: { sequence_page: page, topic_sequence_number: 3, value: { text: 'm3' } } }]);
+    expect((await pending).json.items).toEqual([
+      { item: { sequence_page: page, topic_sequence_number: 3, value: { text: 'm3' } } },
+    ]);
   });
 
   it('a resume older than the retained range gets a same-page discontinuity, then the retained items', async () => {
@@ -101,7 +105,9 @@ describe('subscribe', () => {
     await publishAll(topic, 8); // retention 5: 4..8 retained
     const page = store().find(C, topic)!.page;
     const { json } = await t.subscribe(C, topic, { seq: 2, page });
-    expect(json.items[0]).toEqual({ discontinuity: { last_topic_sequence: 1, new_topic_sequence: 4, new_sequence_page: page } });
+    expect(json.items[0]).toEqual({
+      discontinuity: { last_topic_sequence: 1, new_topic_sequence: 4, new_sequence_page: page },
+    });
     expect(numbers(json.items.slice(1))).toEqual([4, 5, 6]);
   });
 
@@ -124,7 +130,9 @@ describe('subscribe', () => {
       await alone.publish(C, 'ahead', 'm1');
       const page = alone.emulator.context.store.find(C, 'ahead')!.page;
       const { json } = await alone.subscribe(C, 'ahead', { seq: 10, page });
-      expect(json.items).toEqual([{ discontinuity: { last_topic_sequence: 9, new_topic_sequence: 2, new_sequence_page: page } }]);
+      expect(json.items).toEqual([
+        { discontinuity: { last_topic_sequence: 9, new_topic_sequence: 2, new_sequence_page: page } },
+      ]);
     } finally {
       await alone.close();
     }
@@ -135,7 +143,9 @@ describe('subscribe', () => {
     await publishAll(topic, 2);
     const page = store().find(C, topic)!.page;
     const { json } = await t.subscribe(C, topic, { seq: 300, page: 5435435 });
-    expect(json.items[0]).toEqual({ discontinuity: { last_topic_sequence: 299, new_topic_sequence: 1, new_sequence_page: page } });
+    expect(json.items[0]).toEqual({
+      discontinuity: { last_topic_sequence: 299, new_topic_sequence: 1, new_sequence_page: page },
+    });
     expect(numbers(json.items.slice(1))).toEqual([1, 2]);
   });
 
@@ -186,7 +196,8 @@ describe('subscribe', () => {
     await until(() => waitingOn(topic) === 3, 'three subscribers to wait');
     store().topic(C, topic).publish({ text: 'one' });
     expect(waitingOn(topic)).toBe(0);
-    for (const reply of await Promise.all(pending)) expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one']);
+    for (const reply of await Promise.all(pending))
+      expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one']);
   });
 
   it('answers many waiting subscribers after the publish returns, with every message of that turn in one response', async () => {
@@ -197,7 +208,8 @@ describe('subscribe', () => {
     expect(live.publish({ text: 'one' })).toBe(1);
     expect(waitingOn(topic)).toBe(10); // the publisher returned before any subscriber was answered
     expect(live.publish({ text: 'two' })).toBe(2);
-    for (const reply of await Promise.all(pending)) expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
+    for (const reply of await Promise.all(pending))
+      expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
   });
 
   it('a long-poll that sees nothing until the timeout answers 200 with empty items (virtual clock)', async () => {
@@ -221,7 +233,9 @@ describe('subscribe', () => {
   it('a client that disconnects while waiting leaves nothing behind', async () => {
     const topic = fresh();
     const controllers = Array.from({ length: 20 }, () => new AbortController());
-    const pending = controllers.map((c) => t.subscribe(C, topic, { seq: 0 }, { signal: c.signal }).catch((e: Error) => e));
+    const pending = controllers.map((c) =>
+      t.subscribe(C, topic, { seq: 0 }, { signal: c.signal }).catch((e: Error) => e),
+    );
     await until(() => waitingOn(topic) === 20, 'twenty subscribers to wait');
     const timersBefore = t.emulator.context.clock.state().pendingTimers;
     for (const c of controllers) c.abort();
@@ -259,7 +273,13 @@ describe('subscribe', () => {
   });
 
   it('answers 400 for malformed query numbers', async () => {
-    for (const query of ['sequence_number=-1', 'sequence_number=abc', 'sequence_page=1.5', 'sequence_number=1&sequence_number=2', `sequence_number=${2 ** 53}`]) {
+    for (const query of [
+      'sequence_number=-1',
+      'sequence_number=abc',
+      'sequence_page=1.5',
+      'sequence_number=1&sequence_number=2',
+      `sequence_number=${2 ** 53}`,
+    ]) {
       const reply = await t.subscribe(C, 'q', {}, { query });
       expect(reply.status, query).toBe(400);
       expect(reply.json.code).toBe('invalid_parameter');
@@ -289,7 +309,10 @@ describe('subscribe', () => {
   it('closing the emulator answers every waiting subscriber with empty items', async () => {
     const local = await testEmulator();
     const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'shutdown', { seq: 0 }));
-    await until(() => local.emulator.context.store.find(C, 'shutdown')?.waiting.size === 3, 'three subscribers to wait');
+    await until(
+      () => local.emulator.context.store.find(C, 'shutdown')?.waiting.size === 3,
+      'three subscribers to wait',
+    );
     await local.close();
     for (const reply of await Promise.all(pending)) expect(reply.json).toEqual({ items: [] });
   });

@@ -20,7 +20,9 @@ function newestSource(dir: string): number {
  */
 function cli(): string[] {
   const built = `${root}dist/emulator/cli.js`;
-  const fresh = existsSync(built) && statSync(built).mtimeMs > Math.max(newestSource(`${root}emulator`), newestSource(`${root}openapi`));
+  const fresh =
+    existsSync(built) &&
+    statSync(built).mtimeMs > Math.max(newestSource(`${root}emulator`), newestSource(`${root}openapi`));
   return fresh ? [process.execPath, built] : [process.execPath, '--import', 'tsx', `${root}emulator/cli.ts`];
 }
 export const cliCommand = cli();
@@ -50,8 +52,12 @@ export async function baseUrlOf(run: CliRun, timeoutMs = 15_000): Promise<string
     for (;;) {
       const match = /Base URL:\s+(http:\/\/\S+)/.exec(run.stdout());
       if (match) return match[1]!;
-      const event = await Promise.race([once(run.child.stdout, 'data').then(() => 'data'), run.exited.then(() => 'exit')]);
-      if (event === 'exit') throw new Error(`the emulator exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
+      const event = await Promise.race([
+        once(run.child.stdout, 'data').then(() => 'data'),
+        run.exited.then(() => 'exit'),
+      ]);
+      if (event === 'exit')
+        throw new Error(`the emulator exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
     }
   } finally {
     clearTimeout(deadline);

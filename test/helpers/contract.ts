@@ -14,13 +14,19 @@ for (const item of Object.values(topicsDocument.paths as Record<string, Json>)) 
   }
 }
 
-export function contractProblem(operationId: string, status: number, contentType: string | null, body: string): string | undefined {
+export function contractProblem(
+  operationId: string,
+  status: number,
+  contentType: string | null,
+  body: string,
+): string | undefined {
   const operation = operations.get(operationId);
   if (!operation) return `no operation ${operationId}`;
   const response = (operation.responses as Record<string, Json>)[String(status)];
   if (!response) return `status ${status} is not declared for ${operationId}`;
   const content = response.content as Record<string, { schema: Json }> | undefined;
-  if (!content) return body === '' ? undefined : `status ${status} declares no body, got ${JSON.stringify(body.slice(0, 80))}`;
+  if (!content)
+    return body === '' ? undefined : `status ${status} declares no body, got ${JSON.stringify(body.slice(0, 80))}`;
   const mediaType = (contentType ?? '').split(';')[0]!.trim();
   const media = content[mediaType];
   if (!media) return `content type ${mediaType} not declared for ${operationId} ${status}`;

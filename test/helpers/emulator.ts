@@ -14,8 +14,18 @@ export interface TestEmulator {
   emulator: RunningEmulator;
   url: string;
   key: string;
-  publish(cache: string, topic: string, body: string | Uint8Array, init?: { contentType?: string | null; headers?: Record<string, string>; query?: string }): Promise<Reply>;
-  subscribe(cache: string, topic: string, cursor?: { seq?: number; page?: number }, init?: { headers?: Record<string, string>; query?: string; signal?: AbortSignal }): Promise<Reply>;
+  publish(
+    cache: string,
+    topic: string,
+    body: string | Uint8Array,
+    init?: { contentType?: string | null; headers?: Record<string, string>; query?: string },
+  ): Promise<Reply>;
+  subscribe(
+    cache: string,
+    topic: string,
+    cursor?: { seq?: number; page?: number },
+    init?: { headers?: Record<string, string>; query?: string; signal?: AbortSignal },
+  ): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -29,16 +39,26 @@ async function toReply(response: Response, operationId: string): Promise<Reply> 
 export async function testEmulator(options: Partial<EmulatorSettings> = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({ port: 0, logLevel: 'silent', ...options });
   const { url, apiKey: key } = emulator;
-  const topicUrl = (cache: string, topic: string, query = '') => `${url}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}${query ? `?${query}` : ''}`;
+  const topicUrl = (cache: string, topic: string, query = '') =>
+    `${url}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}${query ? `?${query}` : ''}`;
   return {
     emulator,
     url,
     key,
     async publish(cache, topic, body, init = {}) {
       const headers: Record<string, string> = { ...(init.headers ?? { authorization: key }) };
-      const contentType = init.contentType === undefined ? (typeof body === 'string' ? 'text/plain' : 'application/octet-stream') : init.contentType;
+      const contentType =
+        init.contentType === undefined
+          ? typeof body === 'string'
+            ? 'text/plain'
+            : 'application/octet-stream'
+          : init.contentType;
       if (contentType !== null) headers['content-type'] = contentType;
-      const response = await fetch(topicUrl(cache, topic, init.query), { method: 'POST', headers, body: body as BodyInit });
+      const response = await fetch(topicUrl(cache, topic, init.query), {
+        method: 'POST',
+        headers,
+        body: body as BodyInit,
+      });
       return toReply(response, 'publish');
     },
     async subscribe(cache, topic, cursor = {}, init = {}) {
@@ -47,7 +67,10 @@ export async function testEmulator(options: Partial<EmulatorSettings> = {}): Pro
       if (cursor.page !== undefined) params.set('sequence_page', String(cursor.page));
       const query = [params.toString(), init.query].filter(Boolean).join('&');
       const headers = init.headers ?? { authorization: key };
-      const response = await fetch(topicUrl(cache, topic, query), { headers, ...(init.signal ? { signal: init.signal } : {}) });
+      const response = await fetch(topicUrl(cache, topic, query), {
+        headers,
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
       return toReply(response, 'subscribe');
     },
     close: () => emulator.close(),

@@ -14,7 +14,11 @@ import { expectRoundTrip } from './topics-round-trip.js';
 const execFileAsync = promisify(execFile);
 
 /** execFile, but a failure's message carries the command's own output (tsc errors go to stdout). */
-async function run(file: string, args: string[], options: { cwd?: string; timeout: number }): Promise<{ stdout: string; stderr: string }> {
+async function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; timeout: number },
+): Promise<{ stdout: string; stderr: string }> {
   try {
     return await execFileAsync(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
@@ -55,7 +59,10 @@ beforeAll(async () => {
   );
 
   await mkdir(projectDir);
-  await writeFile(join(projectDir, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }));
+  await writeFile(
+    join(projectDir, 'package.json'),
+    JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }),
+  );
   await run('npm', ['install', '--no-audit', '--no-fund', join(workDir, packed.filename)], {
     cwd: projectDir,
     timeout: 300_000,
@@ -84,12 +91,20 @@ describe('npm package', () => {
     );
     expect(unwanted).toEqual([]);
     expect(paths).toEqual(
-      expect.arrayContaining(['package.json', 'dist/emulator/cli.js', 'dist/emulator/index.js', 'dist/emulator/index.d.ts', 'openapi/topics.yaml']),
+      expect.arrayContaining([
+        'package.json',
+        'dist/emulator/cli.js',
+        'dist/emulator/index.js',
+        'dist/emulator/index.d.ts',
+        'openapi/topics.yaml',
+      ]),
     );
   });
 
   it('declares bins that exist in the installed package and start with a node shebang', async () => {
-    const manifest = JSON.parse(await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8')) as {
+    const manifest = JSON.parse(
+      await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8'),
+    ) as {
       bin: Record<string, string>;
     };
     expect(Object.keys(manifest.bin)).toContain('topics-emulator');
@@ -101,7 +116,9 @@ describe('npm package', () => {
 
   it('points every exports entry at files the package holds', async () => {
     const paths = new Set(packed.files.map((f) => f.path));
-    const manifest = JSON.parse(await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8')) as { exports: unknown };
+    const manifest = JSON.parse(
+      await readFile(join(projectDir, 'node_modules/topics-emulator/package.json'), 'utf8'),
+    ) as { exports: unknown };
     const targets: string[] = [];
     const collect = (value: unknown): void => {
       if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
@@ -147,7 +164,16 @@ describe('npm package', () => {
       ].join('\n'),
     );
     const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+    ];
     args.push('--skipLibCheck', '--typeRoots', join(repoRoot, 'node_modules/@types'), '--types', 'node', 'check.ts');
     const result = await execFileAsync(process.execPath, [tsc, ...args], { cwd: projectDir, timeout: 120_000 }).catch(
       (error: { stdout?: string; message: string }) => ({ stdout: error.stdout || error.message }),
@@ -164,7 +190,11 @@ describe('npm package', () => {
 
     process.kill(-emulator.child.pid!, 'SIGTERM');
     // 'close' comes once every process holding the output pipes has exited: npx, sh and the emulator.
-    await withTimeout(once(emulator.child, 'close'), 15_000, () => `not all gone 15 s after SIGTERM; output:\n${emulator.output()}`);
+    await withTimeout(
+      once(emulator.child, 'close'),
+      15_000,
+      () => `not all gone 15 s after SIGTERM; output:\n${emulator.output()}`,
+    );
   }, 60_000);
 
   it('the installed bin exits 0 on SIGTERM after serving', async () => {
@@ -173,7 +203,11 @@ describe('npm package', () => {
 
     const exited = once(emulator.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     emulator.child.kill('SIGTERM');
-    const [code, signal] = await withTimeout(exited, 15_000, () => `no exit 15 s after SIGTERM; output:\n${emulator.output()}`);
+    const [code, signal] = await withTimeout(
+      exited,
+      15_000,
+      () => `no exit 15 s after SIGTERM; output:\n${emulator.output()}`,
+    );
     expect({ code, signal }, emulator.output()).toEqual({ code: 0, signal: null });
   }, 60_000);
 });

@@ -10,7 +10,13 @@ interface SubscribeElement {
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export async function publish(baseUrl: string, apiKey: string, cache: string, topic: string, text: string): Promise<Response> {
+export async function publish(
+  baseUrl: string,
+  apiKey: string,
+  cache: string,
+  topic: string,
+  text: string,
+): Promise<Response> {
   return fetch(`${baseUrl}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}`, {
     method: 'POST',
     headers: { authorization: apiKey, 'content-type': 'text/plain' },

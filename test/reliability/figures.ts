@@ -11,7 +11,10 @@ export const FIGURES_FILE = `${root}.tmp/reliability-figures.jsonl`;
 export function reportFigure(name: string, summary: string, figures: Record<string, unknown>): void {
   process.stdout.write(`${name}: ${summary}\n`);
   mkdirSync(`${root}.tmp`, { recursive: true });
-  appendFileSync(FIGURES_FILE, `${JSON.stringify({ name, at: new Date().toISOString(), node: process.version, summary, ...figures })}\n`);
+  appendFileSync(
+    FIGURES_FILE,
+    `${JSON.stringify({ name, at: new Date().toISOString(), node: process.version, summary, ...figures })}\n`,
+  );
 }
 
 /** Bytes as MB with one decimal, for summaries. */

@@ -32,15 +32,24 @@ function expectRegistryError(outcome: RawOutcome, code: string): void {
   expect(status).toBe(errorRegistry[parsed.code as keyof typeof errorRegistry].status);
 }
 
-const head = (method: string, target: string, headers: [string, string][] = []) => requestHead(method, target, [['Host', 'localhost'], ['Connection', 'close'], ...headers]);
+const head = (method: string, target: string, headers: [string, string][] = []) =>
+  requestHead(method, target, [['Host', 'localhost'], ['Connection', 'close'], ...headers]);
 
 describe('found and fixed', () => {
   it('a malformed percent-escape in the path answers invalid_parameter from the registry (not FST_ERR_BAD_URL)', async () => {
-    expectRegistryError(await rawExchange(port, { head: head('GET', '/topics/%zz/t', [['Authorization', t.key]]) }), 'invalid_parameter');
+    expectRegistryError(
+      await rawExchange(port, { head: head('GET', '/topics/%zz/t', [['Authorization', t.key]]) }),
+      'invalid_parameter',
+    );
   });
 
   it('a path parameter over the router limit answers invalid_parameter from the registry (not FST_ERR_MAX_PARAM_LENGTH)', async () => {
-    expectRegistryError(await rawExchange(port, { head: head('GET', `/topics/default-cache/${'x'.repeat(3000)}`, [['Authorization', t.key]]) }), 'invalid_parameter');
+    expectRegistryError(
+      await rawExchange(port, {
+        head: head('GET', `/topics/default-cache/${'x'.repeat(3000)}`, [['Authorization', t.key]]),
+      }),
+      'invalid_parameter',
+    );
   });
   it('an OPTIONS that is not a CORS preflight gets a JSON answer (not "Invalid Preflight Request" as text/plain)', async () => {
     const outcome = await rawExchange(port, { head: head('OPTIONS', '/topics/default-cache/known') });
@@ -57,7 +66,12 @@ describe('found and fixed', () => {
   });
 
   it('sequence_number=Infinity is refused like any number over 2^53-1 (not a discontinuity with null)', async () => {
-    for (const query of ['sequence_number=Infinity', 'sequence_number=1e400', 'sequence_page=Infinity', 'sequence_page=-1e400']) {
+    for (const query of [
+      'sequence_number=Infinity',
+      'sequence_number=1e400',
+      'sequence_page=Infinity',
+      'sequence_page=-1e400',
+    ]) {
       const reply = await t.subscribe('default-cache', 'known', {}, { query });
       expect([reply.status, reply.json.code], query).toEqual([400, 'invalid_parameter']);
     }
@@ -67,7 +81,11 @@ describe('found and fixed', () => {
     const local = await testEmulator();
     try {
       const post = async (path: string, body: unknown) => {
-        const answer = await fetch(`${local.url}/_emulator${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const answer = await fetch(`${local.url}/_emulator${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         return [answer.status, ((await answer.json()) as { code?: string }).code];
       };
       const last = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
@@ -76,11 +94,22 @@ describe('found and fixed', () => {
       // As far as it goes, everything that schedules from the clock still works, and shows.
       expect((await post('/clock', { mode: 'virtual', setTo: last }))[0]).toBe(200);
       expect(() => local.emulator.advanceClock(1)).toThrow(/cannot pass/);
-      expect((await post('/tokens', { permissions: [{ role: 'publishsubscribe', cache: '*' }], ttlSeconds: 90_000, tokenId: 'late' }))[0]).toBe(201);
+      expect(
+        (
+          await post('/tokens', {
+            permissions: [{ role: 'publishsubscribe', cache: '*' }],
+            ttlSeconds: 90_000,
+            tokenId: 'late',
+          })
+        )[0],
+      ).toBe(201);
       expect((await post('/tokens/late/expire', { afterMs: 31_536_000_000 }))[0]).toBe(200);
-      expect((await post('/faults', { status: 500, startAfterMs: 31_536_000_000, durationMs: 31_536_000_000 }))[0]).toBe(201);
+      expect(
+        (await post('/faults', { status: 500, startAfterMs: 31_536_000_000, durationMs: 31_536_000_000 }))[0],
+      ).toBe(201);
       expect((await post('/topics/default-cache/t/reset', { afterMs: 31_536_000_000 }))[0]).toBe(202);
-      for (const path of ['/state', '/clock', '/limits', '/faults']) expect((await fetch(`${local.url}/_emulator${path}`)).status, path).toBe(200);
+      for (const path of ['/state', '/clock', '/limits', '/faults'])
+        expect((await fetch(`${local.url}/_emulator${path}`)).status, path).toBe(200);
     } finally {
       await local.close();
     }
@@ -89,8 +118,16 @@ describe('found and fixed', () => {
 
 describe('fixed at the end of the first session', () => {
   it('an HTTP/1.1 request without Host gets a JSON answer (not a bare 400 from Node)', async () => {
-    expectRegistryError(await rawExchange(port, { head: 'GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n' }), 'invalid_request');
-    expectRegistryError(await rawExchange(port, { head: 'POST /topics/default-cache/t HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' }), 'invalid_request');
+    expectRegistryError(
+      await rawExchange(port, { head: 'GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n' }),
+      'invalid_request',
+    );
+    expectRegistryError(
+      await rawExchange(port, {
+        head: 'POST /topics/default-cache/t HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      }),
+      'invalid_request',
+    );
   });
 });
 
@@ -102,7 +139,11 @@ describe('fixed in the second session', () => {
     let input = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => (input = Buffer.concat([input, chunk])));
     socket.write(payload);
-    const closedByServer = await Promise.race([once(socket, 'end').then(() => true), once(socket, 'close').then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, 10_000, false))]);
+    const closedByServer = await Promise.race([
+      once(socket, 'end').then(() => true),
+      once(socket, 'close').then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(resolve, 10_000, false)),
+    ]);
     socket.destroy();
     const responses: RawResponse[] = [];
     for (let parsed = parseResponse(input, true); parsed; parsed = parseResponse(input, true)) {
@@ -130,7 +171,12 @@ describe('fixed in the second session', () => {
     let input = Buffer.alloc(0);
     try {
       for (let i = 0; i < PIPELINE_DEPTH * 4; i++) {
-        socket.write(requestHead('GET', '/topics/default-cache/known?sequence_number=1', [['Host', 'localhost'], ['Authorization', t.key]]));
+        socket.write(
+          requestHead('GET', '/topics/default-cache/known?sequence_number=1', [
+            ['Host', 'localhost'],
+            ['Authorization', t.key],
+          ]),
+        );
         let parsed = parseResponse(input, false);
         while (!parsed) {
           const [chunk] = (await once(socket, 'data')) as [Buffer];
@@ -156,7 +202,12 @@ describe('fixed in the second session', () => {
       local.emulator.app.server.on('request', () => (parsed += 1));
       const before = process.memoryUsage().heapUsed;
       // 100 reads of a 0.4 MB answer in one write: 40 MB if every answer is built at once.
-      socket.write(requestHead('GET', '/topics/default-cache/big?sequence_number=1', [['Host', 'localhost'], ['Authorization', local.key]]).repeat(100));
+      socket.write(
+        requestHead('GET', '/topics/default-cache/big?sequence_number=1', [
+          ['Host', 'localhost'],
+          ['Authorization', local.key],
+        ]).repeat(100),
+      );
       await until(() => parsed >= 100, 'the pipelined reads to be parsed');
       await local.publish('default-cache', 'other', 'a round trip after the reads were parsed');
       expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);

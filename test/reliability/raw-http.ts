@@ -124,7 +124,8 @@ export function rawExchange(port: number, request: RawRequest): Promise<RawOutco
       for (;;) {
         const parsed = parseResponse(buffer, closed, request.isHead);
         if (!parsed) break;
-        if (parsed.response.status >= 200 || Number.isNaN(parsed.response.status)) return finish('answered', parsed.response);
+        if (parsed.response.status >= 200 || Number.isNaN(parsed.response.status))
+          return finish('answered', parsed.response);
         buffer = buffer.subarray(parsed.used); // an interim 1xx: the final answer follows
       }
       if (closed) finish('closed');

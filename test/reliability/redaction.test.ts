@@ -7,7 +7,11 @@ import { redactUrl } from '../../emulator/logging.js';
 describe('redactUrl masks every spelling of the token parameter the router accepts', () => {
   it.each([
     ['a percent-encoded name', '/topics/c/t?tok%65n=secret', '/topics/c/t?tok%65n=[redacted]'],
-    ['a fully encoded name', '/topics/c/t?%74%6F%6B%65%6E=secret&sequence_number=1', '/topics/c/t?%74%6F%6B%65%6E=[redacted]&sequence_number=1'],
+    [
+      'a fully encoded name',
+      '/topics/c/t?%74%6F%6B%65%6E=secret&sequence_number=1',
+      '/topics/c/t?%74%6F%6B%65%6E=[redacted]&sequence_number=1',
+    ],
     ['a query after #', '/topics/c/t#token=secret', '/topics/c/t#token=[redacted]'],
     ['a name after a second ?', '/topics/c/t?a=1?token=secret&b=2', '/topics/c/t?a=1?token=[redacted]&b=2'],
     ['a value holding ? and =', '/topics/c/t?token=sec?x=ret&b=2', '/topics/c/t?token=[redacted]&b=2'],

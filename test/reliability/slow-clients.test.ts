@@ -31,11 +31,21 @@ async function othersRoundTrips(url: string, key: string, topic: string, rounds:
   try {
     let done = 0;
     for (let i = 1; i <= rounds; i++) {
-      const published = await pool.request({ path: `/topics/${C}/${topic}`, method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: `m${i}` });
+      const published = await pool.request({
+        path: `/topics/${C}/${topic}`,
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'text/plain' },
+        body: `m${i}`,
+      });
       await published.body.dump();
-      const read = await pool.request({ path: `/topics/${C}/${topic}?sequence_number=${i}`, method: 'GET', headers: { authorization: key } });
+      const read = await pool.request({
+        path: `/topics/${C}/${topic}?sequence_number=${i}`,
+        method: 'GET',
+        headers: { authorization: key },
+      });
       const body = (await read.body.json()) as { items: { item: { topic_sequence_number: number } }[] };
-      if (published.statusCode === 204 && read.statusCode === 200 && body.items[0]?.item.topic_sequence_number === i) done += 1;
+      if (published.statusCode === 204 && read.statusCode === 200 && body.items[0]?.item.topic_sequence_number === i)
+        done += 1;
     }
     return done;
   } finally {
@@ -53,7 +63,10 @@ describe('slow clients cannot stall the others', () => {
     // Four connections, each with ten pipelined reads of the whole topic, never reading a byte back.
     const readers = 4;
     const pipelined = 10;
-    const request = requestHead('GET', `/topics/${C}/big?sequence_number=1`, [['Host', 'localhost'], ['Authorization', t.key]]);
+    const request = requestHead('GET', `/topics/${C}/big?sequence_number=1`, [
+      ['Host', 'localhost'],
+      ['Authorization', t.key],
+    ]);
     for (let r = 0; r < readers; r++) {
       const socket = await open(port);
       socket.pause();
@@ -75,7 +88,12 @@ describe('slow clients cannot stall the others', () => {
     t = await testEmulator({ payloadLimitBytes: 10_000 });
     const port = Number(new URL(t.url).port);
     const body = Buffer.from('b'.repeat(8000));
-    const head = requestHead('POST', `/topics/${C}/trickled`, [['Host', 'localhost'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', String(body.length)]]);
+    const head = requestHead('POST', `/topics/${C}/trickled`, [
+      ['Host', 'localhost'],
+      ['Authorization', t.key],
+      ['Content-Type', 'text/plain'],
+      ['Content-Length', String(body.length)],
+    ]);
     const bodyTricklers = await Promise.all(Array.from({ length: 20 }, () => open(port)));
     const headerTricklers = await Promise.all(Array.from({ length: 20 }, () => open(port)));
     let sent = 0;
@@ -104,13 +122,20 @@ describe('slow clients cannot stall the others', () => {
       });
       for (const s of bodyTricklers) s.write(body.subarray(Math.max(0, sent - 1)));
       const statuses = await Promise.all(answers);
-      await until(() => (t!.emulator.context.store.find(C, 'trickled')?.snapshot().retainedCount ?? 0) === 20, 'the trickled messages to land');
-      reportFigure('trickle', `20 bodies and 20 header blocks trickled a byte every 2 ms: ${completed}/200 round trips of others completed after ${bytesTrickled} bytes each; the 20 trickled publishes then answered ${[...new Set(statuses)].join(', ')}`, {
-        tricklers: 40,
-        bytesTrickled,
-        completed,
-        trickledStatuses: statuses,
-      });
+      await until(
+        () => (t!.emulator.context.store.find(C, 'trickled')?.snapshot().retainedCount ?? 0) === 20,
+        'the trickled messages to land',
+      );
+      reportFigure(
+        'trickle',
+        `20 bodies and 20 header blocks trickled a byte every 2 ms: ${completed}/200 round trips of others completed after ${bytesTrickled} bytes each; the 20 trickled publishes then answered ${[...new Set(statuses)].join(', ')}`,
+        {
+          tricklers: 40,
+          bytesTrickled,
+          completed,
+          trickledStatuses: statuses,
+        },
+      );
       expect(statuses).toEqual(Array(20).fill(204));
     } finally {
       clearInterval(trickle);
@@ -118,11 +143,16 @@ describe('slow clients cannot stall the others', () => {
   });
 });
 
-describe('the server\'s timeouts leave long-polls alone', () => {
+describe("the server's timeouts leave long-polls alone", () => {
   it('a long-poll waits its whole timeout and the connection serves the next request', async () => {
     t = await testEmulator({ longPollTimeoutMs: 1500 });
     const server = t.emulator.app.server;
-    const timeouts = { requestTimeout: server.requestTimeout, headersTimeout: server.headersTimeout, keepAliveTimeout: server.keepAliveTimeout, socketTimeout: server.timeout };
+    const timeouts = {
+      requestTimeout: server.requestTimeout,
+      headersTimeout: server.headersTimeout,
+      keepAliveTimeout: server.keepAliveTimeout,
+      socketTimeout: server.timeout,
+    };
     // Only an idle-socket timeout could cut a long-poll (Node's requestTimeout and
     // headersTimeout cover receiving the request, not waiting for its answer).
     expect(timeouts.socketTimeout === 0 || timeouts.socketTimeout > t.emulator.settings.longPollTimeoutMs).toBe(true);
@@ -132,14 +162,22 @@ describe('the server\'s timeouts leave long-polls alone', () => {
     const pool = new Pool(t.url, { connections: 1 });
     try {
       const started = Date.now();
-      const waited = await pool.request({ path: `/topics/${C}/quiet`, method: 'GET', headers: { authorization: t.key } });
+      const waited = await pool.request({
+        path: `/topics/${C}/quiet`,
+        method: 'GET',
+        headers: { authorization: t.key },
+      });
       expect([waited.statusCode, await waited.body.text()]).toEqual([200, '{"items":[]}']);
       const waitedMs = Date.now() - started;
       const next = await pool.request({ path: '/_emulator/health', method: 'GET' });
       expect(next.statusCode).toBe(200);
       await next.body.dump();
       expect(connections).toBe(1);
-      reportFigure('timeouts', `server timeouts ${JSON.stringify(timeouts)}; a ${t.emulator.settings.longPollTimeoutMs} ms long-poll waited ${waitedMs} ms and its connection served the next request`, { ...timeouts, waitedMs });
+      reportFigure(
+        'timeouts',
+        `server timeouts ${JSON.stringify(timeouts)}; a ${t.emulator.settings.longPollTimeoutMs} ms long-poll waited ${waitedMs} ms and its connection served the next request`,
+        { ...timeouts, waitedMs },
+      );
       expect(waitedMs).toBeGreaterThanOrEqual(t.emulator.settings.longPollTimeoutMs - 50);
     } finally {
       await pool.close();
@@ -158,11 +196,22 @@ describe('the request timeout', () => {
     slow.on('data', (chunk: Buffer) => (answer = Buffer.concat([answer, chunk])));
     const closed = once(slow, 'close');
     const started = Date.now();
-    slow.write(`${requestHead('POST', `/topics/${C}/slow`, [['Host', 'localhost'], ['Authorization', t.key], ['Content-Type', 'text/plain'], ['Content-Length', '10']])}ab`);
+    slow.write(
+      `${requestHead('POST', `/topics/${C}/slow`, [
+        ['Host', 'localhost'],
+        ['Authorization', t.key],
+        ['Content-Type', 'text/plain'],
+        ['Content-Length', '10'],
+      ])}ab`,
+    );
     // Meanwhile a long-poll waits three times the request timeout, and is answered normally.
     const pool = new Pool(t.url, { connections: 1 });
     try {
-      const waited = await pool.request({ path: `/topics/${C}/quiet`, method: 'GET', headers: { authorization: t.key } });
+      const waited = await pool.request({
+        path: `/topics/${C}/quiet`,
+        method: 'GET',
+        headers: { authorization: t.key },
+      });
       expect([waited.statusCode, await waited.body.text()]).toEqual([200, '{"items":[]}']);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1150);
     } finally {

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { resetTopicsEmulator, topicsEmulatorGlobalSetup, useTopicsEmulator, type ProvidedTopicsEmulator } from '../../testing/vitest.js';
+import {
+  resetTopicsEmulator,
+  topicsEmulatorGlobalSetup,
+  useTopicsEmulator,
+  type ProvidedTopicsEmulator,
+} from '../../testing/vitest.js';
 
 const topics = useTopicsEmulator({ caches: ['orders'] });
 const publish = (body: string) =>
-  fetch(`${topics.url}/topics/orders/o`, { method: 'POST', headers: { authorization: topics.apiKey, 'content-type': 'text/plain' }, body });
+  fetch(`${topics.url}/topics/orders/o`, {
+    method: 'POST',
+    headers: { authorization: topics.apiKey, 'content-type': 'text/plain' },
+    body,
+  });
 
 // These two tests run in order: the second proves the first left nothing behind.
 describe('useTopicsEmulator', () => {
@@ -17,7 +26,9 @@ describe('useTopicsEmulator', () => {
   it('resets before each test: no topics, no faults from the test before', async () => {
     expect(topics.emulator.context.store.snapshot()).toEqual([]);
     expect((await publish('second')).status).toBe(204);
-    const body = await (await fetch(`${topics.url}/topics/orders/o?sequence_number=1`, { headers: { authorization: topics.apiKey } })).json();
+    const body = await (
+      await fetch(`${topics.url}/topics/orders/o?sequence_number=1`, { headers: { authorization: topics.apiKey } })
+    ).json();
     expect(body.items.map((e: { item: { value: { text: string } } }) => e.item.value.text)).toEqual(['second']);
   });
 });
@@ -25,7 +36,9 @@ describe('useTopicsEmulator', () => {
 describe('topicsEmulatorGlobalSetup and resetTopicsEmulator', () => {
   it('provides url and key to the run, resets over HTTP, and tears down', async () => {
     let provided: ProvidedTopicsEmulator | undefined;
-    const teardown = await topicsEmulatorGlobalSetup({ caches: ['shared'] })({ provide: (_key, value) => (provided = value) });
+    const teardown = await topicsEmulatorGlobalSetup({ caches: ['shared'] })({
+      provide: (_key, value) => (provided = value),
+    });
     try {
       const url = provided!.url;
       const headers = { authorization: provided!.apiKey, 'content-type': 'text/plain' };

@@ -20,8 +20,13 @@ export interface MeasuredEmulator {
 const script = fileURLToPath(new URL('./emulator-child.ts', import.meta.url));
 
 export async function startMeasuredEmulator(settings: Partial<EmulatorSettings> = {}): Promise<MeasuredEmulator> {
-  const child = fork(script, [JSON.stringify(settings)], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [ready] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(() => [undefined])])) as [{ url: string; gc: boolean } | undefined];
+  const child = fork(script, [JSON.stringify(settings)], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [ready] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(() => [undefined])])) as [
+    { url: string; gc: boolean } | undefined,
+  ];
   if (!ready) throw new Error('the measured emulator exited before it was ready');
   if (!ready.gc) throw new Error('the measured emulator has no global.gc (--expose-gc)');
   let nextId = 0;

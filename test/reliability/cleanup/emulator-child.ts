@@ -15,7 +15,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const settings = JSON.parse(process.argv[2] ?? '{}') as Partial<EmulatorSettings>;
 const emulator = await startEmulator({ port: 0, logLevel: 'silent', ...settings });
 
-const connections = () => new Promise<number>((resolve) => emulator.app.server.getConnections((_error, count) => resolve(count)));
+const connections = () =>
+  new Promise<number>((resolve) => emulator.app.server.getConnections((_error, count) => resolve(count)));
 
 process.on('message', async (message: { id: number; gc?: boolean; close?: boolean }) => {
   if (message.close) {

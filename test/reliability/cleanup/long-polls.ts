@@ -28,7 +28,12 @@ function longPoll(port: number, target: string, key: string): LongPoll {
     socket.on('close', () => settle(true));
     socket.on('error', () => settle(true));
   });
-  socket.write(requestHead('GET', target, [['Host', '127.0.0.1'], ['Authorization', key]]));
+  socket.write(
+    requestHead('GET', target, [
+      ['Host', '127.0.0.1'],
+      ['Authorization', key],
+    ]),
+  );
   return { socket, answer };
 }
 
@@ -36,17 +41,27 @@ function longPoll(port: number, target: string, key: string): LongPoll {
  * Opens `count` long-polls on `topics` (spread evenly), `wave` connections at a time, waiting
  * after each wave until the emulator counts them all as waiting (`waiting()` reads it).
  */
-export async function openLongPolls(port: number, key: string, count: number, topics: string[], waiting: () => Promise<number>, wave = 250): Promise<LongPoll[]> {
+export async function openLongPolls(
+  port: number,
+  key: string,
+  count: number,
+  topics: string[],
+  waiting: () => Promise<number>,
+  wave = 250,
+): Promise<LongPoll[]> {
   const base = await waiting();
   const polls: LongPoll[] = [];
   while (polls.length < count) {
     const size = Math.min(wave, count - polls.length);
-    const batch = Array.from({ length: size }, (_, i) => longPoll(port, `/topics/default-cache/${topics[(polls.length + i) % topics.length]}`, key));
+    const batch = Array.from({ length: size }, (_, i) =>
+      longPoll(port, `/topics/default-cache/${topics[(polls.length + i) % topics.length]}`, key),
+    );
     await Promise.all(batch.map((p) => once(p.socket, 'connect')));
     polls.push(...batch);
     const deadline = Date.now() + 20_000;
     while ((await waiting()) < base + polls.length) {
-      if (Date.now() > deadline) throw new Error(`only ${(await waiting()) - base} of ${polls.length} long-polls are waiting`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${(await waiting()) - base} of ${polls.length} long-polls are waiting`);
       await new Promise((resolve) => setImmediate(resolve)); // let the sockets' I/O run between checks
     }
   }

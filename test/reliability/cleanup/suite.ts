@@ -48,7 +48,10 @@ export function defineCleanupSuite(budgets: CleanupBudgets): void {
       const peak = await m.measure(true);
       // Half the clients vanish (their socket destroyed), half half-close and wait: both are gone.
       polls.forEach((p, i) => (i % 2 === 0 ? p.socket.destroy() : p.socket.end()));
-      const drained = await m.waitFor((x) => x.waiting === 0 && x.pendingTimers === before.pendingTimers && x.connections === 0, 'every abandoned long-poll to be forgotten');
+      const drained = await m.waitFor(
+        (x) => x.waiting === 0 && x.pendingTimers === before.pendingTimers && x.connections === 0,
+        'every abandoned long-poll to be forgotten',
+      );
       const after = await m.measure(true);
       const grew = peak.heapUsed - before.heapUsed;
       const kept = after.heapUsed - before.heapUsed;
@@ -65,14 +68,24 @@ export function defineCleanupSuite(budgets: CleanupBudgets): void {
       expect(kept).toBeLessThan(Math.max(1024 * 1024, grew / 4));
       // And the topics still serve.
       const topic = `${m.url}/topics/default-cache/${topics[0]}`;
-      expect((await fetch(topic, { method: 'POST', headers: { authorization: DEV_API_KEY, 'content-type': 'text/plain' }, body: 'after' })).status).toBe(204);
+      expect(
+        (
+          await fetch(topic, {
+            method: 'POST',
+            headers: { authorization: DEV_API_KEY, 'content-type': 'text/plain' },
+            body: 'after',
+          })
+        ).status,
+      ).toBe(204);
       expect((await fetch(`${topic}?sequence_number=1`, { headers: { authorization: DEV_API_KEY } })).status).toBe(200);
     });
 
     it(`SIGTERM with ${budgets.atShutdown} waiting long-polls: every one answered, exit code 0`, async () => {
       cli = runCli(['--port', '0', '--log-level', 'warn']);
       const url = await baseUrlOf(cli);
-      const state = async () => ((await (await fetch(`${url}/_emulator/state`)).json()) as { waitingSubscribers: unknown[] }).waitingSubscribers.length;
+      const state = async () =>
+        ((await (await fetch(`${url}/_emulator/state`)).json()) as { waitingSubscribers: unknown[] }).waitingSubscribers
+          .length;
       polls = await openLongPolls(Number(new URL(url).port), DEV_API_KEY, budgets.atShutdown, topics, state);
       const signalled = performance.now();
       cli.child.kill('SIGTERM');
@@ -80,12 +93,16 @@ export function defineCleanupSuite(budgets: CleanupBudgets): void {
       const exitMs = performance.now() - signalled;
       const answers = await Promise.all(polls.map((p) => p.answer));
       const answered = answers.filter((a) => a?.status === 200 && a.body.toString() === '{"items":[]}').length;
-      reportFigure('sigterm', `${budgets.atShutdown} waiting long-polls at SIGTERM: ${answered} answered {"items":[]}, exit code ${code} after ${exitMs.toFixed(0)} ms`, {
-        waiting: budgets.atShutdown,
-        answered,
-        exitCode: code,
-        exitMs: Math.round(exitMs),
-      });
+      reportFigure(
+        'sigterm',
+        `${budgets.atShutdown} waiting long-polls at SIGTERM: ${answered} answered {"items":[]}, exit code ${code} after ${exitMs.toFixed(0)} ms`,
+        {
+          waiting: budgets.atShutdown,
+          answered,
+          exitCode: code,
+          exitMs: Math.round(exitMs),
+        },
+      );
       expect(code).toBe(0);
       expect(answered).toBe(budgets.atShutdown);
       if (budgets.assertExitWithinMs !== undefined) expect(exitMs).toBeLessThan(budgets.assertExitWithinMs);

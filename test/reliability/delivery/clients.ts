@@ -23,7 +23,12 @@ export interface Trouble {
 }
 
 function isDropped(error: unknown): boolean {
-  return error instanceof errors.SocketError || error instanceof errors.ClientClosedError || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (error as NodeJS.ErrnoException)?.code === 'UND_ERR_SOCKET';
+  return (
+    error instanceof errors.SocketError ||
+    error instanceof errors.ClientClosedError ||
+    (error as NodeJS.ErrnoException)?.code === 'ECONNRESET' ||
+    (error as NodeJS.ErrnoException)?.code === 'UND_ERR_SOCKET'
+  );
 }
 
 export interface Publisher extends Trouble {
@@ -39,7 +44,14 @@ export function newPublisher(id: number, topics: string[]): Publisher {
 }
 
 /** Publishes `count` messages `p<id>:<n>` (n counts every message of this publisher), the kth to topics[k % topics.length], one at a time; `pause` may hold it before a message, or stop it. */
-export async function publish(pool: Pool, key: string, publisher: Publisher, topics: string[], count: number, pause?: (k: number) => Promise<void | 'stop'>): Promise<void> {
+export async function publish(
+  pool: Pool,
+  key: string,
+  publisher: Publisher,
+  topics: string[],
+  count: number,
+  pause?: (k: number) => Promise<void | 'stop'>,
+): Promise<void> {
   const { id } = publisher;
   for (let k = 0; k < count; k++) {
     if ((await pause?.(k)) === 'stop') return;
@@ -47,7 +59,12 @@ export async function publish(pool: Pool, key: string, publisher: Publisher, top
     const text = `p${id}:${publisher.sent++}`;
     for (;;) {
       try {
-        const { statusCode, body } = await pool.request({ path: `/topics/${CACHE}/${topic}`, method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: text });
+        const { statusCode, body } = await pool.request({
+          path: `/topics/${CACHE}/${topic}`,
+          method: 'POST',
+          headers: { authorization: key, 'content-type': 'text/plain' },
+          body: text,
+        });
         const answer = await body.text();
         if (statusCode === 204) break;
         if (statusCode === 429) {
@@ -103,7 +120,8 @@ export function subscribe(pool: Pool, key: string, name: string, topic: string):
       };
     },
   };
-  const reached = () => target !== undefined && subscriber.cursor.page === target.page && subscriber.cursor.seq >= target.seq;
+  const reached = () =>
+    target !== undefined && subscriber.cursor.page === target.page && subscriber.cursor.seq >= target.seq;
   subscriber.finished = (async () => {
     while (!reached()) {
       if (held) await held;
@@ -112,7 +130,11 @@ export function subscribe(pool: Pool, key: string, name: string, topic: string):
       let statusCode: number;
       let text: string;
       try {
-        const response = await pool.request({ path: `/topics/${CACHE}/${topic}?sequence_number=${seq}&sequence_page=${page}`, method: 'GET', headers: { authorization: key } });
+        const response = await pool.request({
+          path: `/topics/${CACHE}/${topic}?sequence_number=${seq}&sequence_page=${page}`,
+          method: 'GET',
+          headers: { authorization: key },
+        });
         statusCode = response.statusCode;
         text = await response.body.text();
       } catch (error) {
@@ -125,7 +147,12 @@ export function subscribe(pool: Pool, key: string, name: string, topic: string):
         continue;
       }
       if (statusCode !== 200) throw new Error(`${name}: subscribe answered ${statusCode}: ${text}`);
-      const { items } = JSON.parse(text) as { items: ({ item: { sequence_page: number; topic_sequence_number: number; value: { text: string } } } | { discontinuity: { last_topic_sequence: number; new_topic_sequence: number; new_sequence_page: number } })[] };
+      const { items } = JSON.parse(text) as {
+        items: (
+          | { item: { sequence_page: number; topic_sequence_number: number; value: { text: string } } }
+          | { discontinuity: { last_topic_sequence: number; new_topic_sequence: number; new_sequence_page: number } }
+        )[];
+      };
       for (const element of items) {
         if ('item' in element) {
           const { sequence_page, topic_sequence_number, value } = element.item;
@@ -133,7 +160,12 @@ export function subscribe(pool: Pool, key: string, name: string, topic: string):
           subscriber.cursor = { seq: topic_sequence_number + 1, page: sequence_page };
         } else {
           const { last_topic_sequence, new_topic_sequence, new_sequence_page } = element.discontinuity;
-          subscriber.events.push({ kind: 'discontinuity', last: last_topic_sequence, next: new_topic_sequence, page: new_sequence_page });
+          subscriber.events.push({
+            kind: 'discontinuity',
+            last: last_topic_sequence,
+            next: new_topic_sequence,
+            page: new_sequence_page,
+          });
           subscriber.cursor = { seq: new_topic_sequence, page: new_sequence_page };
         }
       }

@@ -46,13 +46,19 @@ export async function topicStates(url: string): Promise<Map<string, TopicState>>
 }
 
 export async function runLoad(url: string, key: string, shape: LoadShape, prefix: string): Promise<LoadResult> {
-  if (shape.messages % shape.publishers !== 0) throw new RangeError('messages must divide evenly among the publishers (every publisher must reach every page change)');
-  if (shape.publishForMs !== undefined && shape.pageChanges) throw new RangeError('a run with page changes publishes every message: no publishForMs');
+  if (shape.messages % shape.publishers !== 0)
+    throw new RangeError(
+      'messages must divide evenly among the publishers (every publisher must reach every page change)',
+    );
+  if (shape.publishForMs !== undefined && shape.pageChanges)
+    throw new RangeError('a run with page changes publishes every message: no publishForMs');
   const started = Date.now();
   const catchUpMs = shape.catchUpMs ?? 30_000;
   const topics = Array.from({ length: shape.topics }, (_, i) => `${prefix}-${i}`);
   const pool = new Pool(url, { connections: shape.publishers + shape.subscribers * shape.topics + 8 });
-  const subscribers = topics.flatMap((topic) => Array.from({ length: shape.subscribers }, (_, i) => subscribe(pool, key, `s${i}@${topic}`, topic)));
+  const subscribers = topics.flatMap((topic) =>
+    Array.from({ length: shape.subscribers }, (_, i) => subscribe(pool, key, `s${i}@${topic}`, topic)),
+  );
   const pages = new Map<string, number[]>();
   const perPublisher = Math.ceil(shape.messages / shape.publishers);
   const rounds = (shape.pageChanges ?? 0) + 1;
@@ -72,9 +78,16 @@ export async function runLoad(url: string, key: string, shape: LoadShape, prefix
       const state = states.get(topic)!;
       if (!pages.has(topic)) pages.set(topic, [state.page]);
       const expected = { page: state.page, seq: ackedOn(topic) - ackedBefore.get(topic)! + 1 };
-      if (state.nextSequenceNumber !== expected.seq) throw new Error(`${topic}: the emulator's next number is ${state.nextSequenceNumber}, ${expected.seq - 1} were acknowledged`);
+      if (state.nextSequenceNumber !== expected.seq)
+        throw new Error(
+          `${topic}: the emulator's next number is ${state.nextSequenceNumber}, ${expected.seq - 1} were acknowledged`,
+        );
       const mine = subscribers.filter((s) => s.topic === topic);
-      await until(() => mine.every((s) => s.cursor.page === expected.page && s.cursor.seq === expected.seq), `the subscribers of ${topic} to catch up`, catchUpMs);
+      await until(
+        () => mine.every((s) => s.cursor.page === expected.page && s.cursor.seq === expected.seq),
+        `the subscribers of ${topic} to catch up`,
+        catchUpMs,
+      );
     }
   };
   const stopAt = shape.publishForMs === undefined ? Infinity : started + shape.publishForMs;
@@ -88,7 +101,8 @@ export async function runLoad(url: string, key: string, shape: LoadShape, prefix
       await caughtUp();
       for (const topic of topics) {
         const response = await fetch(`${url}/_emulator/topics/${CACHE}/${topic}/reset`, { method: 'POST' });
-        if (response.status !== 200) throw new Error(`page change of ${topic}: ${response.status} ${await response.text()}`);
+        if (response.status !== 200)
+          throw new Error(`page change of ${topic}: ${response.status} ${await response.text()}`);
         pages.get(topic)!.push(((await response.json()) as { page: number }).page);
         ackedBefore.set(topic, ackedOn(topic));
       }
@@ -100,7 +114,11 @@ export async function runLoad(url: string, key: string, shape: LoadShape, prefix
   };
 
   try {
-    await Promise.all(publishers.map((p) => publish(pool, key, p, topics, Math.max(0, Math.min(perPublisher, shape.messages - p.id * perPublisher)), pause)));
+    await Promise.all(
+      publishers.map((p) =>
+        publish(pool, key, p, topics, Math.max(0, Math.min(perPublisher, shape.messages - p.id * perPublisher)), pause),
+      ),
+    );
   } catch (error) {
     await pool.destroy();
     throw error;
@@ -109,12 +127,19 @@ export async function runLoad(url: string, key: string, shape: LoadShape, prefix
   for (const topic of topics) {
     const state = states.get(topic)!;
     if (!pages.has(topic)) pages.set(topic, [state.page]);
-    for (const s of subscribers.filter((x) => x.topic === topic)) s.stopAt({ page: state.page, seq: state.nextSequenceNumber });
+    for (const s of subscribers.filter((x) => x.topic === topic))
+      s.stopAt({ page: state.page, seq: state.nextSequenceNumber });
   }
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.all(subscribers.map((s) => s.finished)),
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the subscribers did not reach the end of their topics in time')), catchUpMs))),
+    new Promise(
+      (_, reject) =>
+        (timer = setTimeout(
+          () => reject(new Error('the subscribers did not reach the end of their topics in time')),
+          catchUpMs,
+        )),
+    ),
   ]).finally(() => clearTimeout(timer));
   await pool.close();
   const problems = subscribers.flatMap((s) => {

@@ -18,7 +18,10 @@ export interface DeliveryBudgets {
 }
 
 const totals = (result: LoadResult) => {
-  const sum = (pick: (t: { throttled: number; dropped: number }) => number, list: { throttled: number; dropped: number }[]) => list.reduce((n, x) => n + pick(x), 0);
+  const sum = (
+    pick: (t: { throttled: number; dropped: number }) => number,
+    list: { throttled: number; dropped: number }[],
+  ) => list.reduce((n, x) => n + pick(x), 0);
   return {
     acked: result.publishers.reduce((n, p) => n + [...p.acked.values()].reduce((m, a) => m + a.length, 0), 0),
     delivered: result.subscribers.reduce((n, s) => n + s.events.filter((e) => e.kind === 'item').length, 0),
@@ -41,7 +44,12 @@ export function defineDeliverySuite(budgets: DeliveryBudgets): void {
     it('every acknowledged message reaches every subscriber that keeps up: once, in order, numbered 1, 2, 3, ...', async () => {
       const shape = budgets.keepUp;
       // Retention covers a whole topic: every subscriber is within the window by construction.
-      emulator = await startEmulator({ port: 0, logLevel: 'silent', retention: shape.messages, longPollTimeoutMs: 500 });
+      emulator = await startEmulator({
+        port: 0,
+        logLevel: 'silent',
+        retention: shape.messages,
+        longPollTimeoutMs: 500,
+      });
       const result = await runLoad(emulator.url, emulator.apiKey, shape, 'load');
       const t = totals(result);
       reportFigure(
@@ -55,12 +63,21 @@ export function defineDeliverySuite(budgets: DeliveryBudgets): void {
       expect(t.delivered).toBe(t.acked * shape.subscribers);
     });
 
-    it('the same from each subscriber\'s point of view under page changes, 429s and dropped connections', async () => {
+    it("the same from each subscriber's point of view under page changes, 429s and dropped connections", async () => {
       const shape = budgets.faults;
-      emulator = await startEmulator({ port: 0, logLevel: 'silent', retention: shape.messages, longPollTimeoutMs: 500 });
+      emulator = await startEmulator({
+        port: 0,
+        logLevel: 'silent',
+        retention: shape.messages,
+        longPollTimeoutMs: 500,
+      });
       const seed = Number(process.env.RELIABILITY_SEED || 7);
       for (const rule of deliveryFaults(seed)) {
-        const response = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+        const response = await fetch(`${emulator.url}/_emulator/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(rule),
+        });
         expect(response.status, await response.clone().text()).toBe(201);
       }
       const result = await runLoad(emulator.url, emulator.apiKey, shape, 'faults');
@@ -108,14 +125,18 @@ export function defineDeliverySuite(budgets: DeliveryBudgets): void {
       const reference = new Map(acked.map((text, i) => [i + 1, text]));
       const { problems, skipped, discontinuities } = fellBehindProblems(slow.events, reference, acked.length);
       const delivered = slow.events.filter((e) => e.kind === 'item').length;
-      reportFigure('delivery-slow', `${acked.length} messages, retention ${retention}: the slow subscriber got ${delivered}, and ${discontinuities} discontinuities naming the ${skipped} it missed; ${problems.length} problems`, {
-        messages: acked.length,
-        retention,
-        delivered,
-        skipped,
-        discontinuities,
-        problems: problems.length,
-      });
+      reportFigure(
+        'delivery-slow',
+        `${acked.length} messages, retention ${retention}: the slow subscriber got ${delivered}, and ${discontinuities} discontinuities naming the ${skipped} it missed; ${problems.length} problems`,
+        {
+          messages: acked.length,
+          retention,
+          delivered,
+          skipped,
+          discontinuities,
+          problems: problems.length,
+        },
+      );
       expect(problems).toEqual([]);
       expect(discontinuities).toBe(holds);
       expect(delivered + skipped).toBe(acked.length);

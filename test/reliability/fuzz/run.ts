@@ -17,7 +17,14 @@ export interface FuzzBudget {
 
 export interface Violation {
   problem: string;
-  request: { method: string; target: string; headers: [string, string][]; body: string; framing: string; trickle: boolean };
+  request: {
+    method: string;
+    target: string;
+    headers: [string, string][];
+    body: string;
+    framing: string;
+    trickle: boolean;
+  };
   answer: { transport: string; ending: string; status: number };
 }
 
@@ -37,15 +44,38 @@ export interface FuzzFigures {
 function describe(c: FuzzCase, a: Answer, problem: string): Violation {
   return {
     problem,
-    request: { method: c.method, target: c.target.slice(0, 300), headers: c.headers.map(([n, v]) => [n, v.slice(0, 100)]), body: c.body.subarray(0, 100).toString('latin1'), framing: c.framing, trickle: c.trickle },
+    request: {
+      method: c.method,
+      target: c.target.slice(0, 300),
+      headers: c.headers.map(([n, v]) => [n, v.slice(0, 100)]),
+      body: c.body.subarray(0, 100).toString('latin1'),
+      framing: c.framing,
+      trickle: c.trickle,
+    },
     answer: { transport: a.transport, ending: a.ending, status: a.status },
   };
 }
 
-async function runCases(url: string, cases: (batch: number) => FuzzCase[], budget: FuzzBudget, timeoutMs: number): Promise<FuzzFigures> {
+async function runCases(
+  url: string,
+  cases: (batch: number) => FuzzCase[],
+  budget: FuzzBudget,
+  timeoutMs: number,
+): Promise<FuzzFigures> {
   const port = Number(new URL(url).port);
   const pool = new Pool(url, { connections: budget.concurrency, pipelining: 1 });
-  const figures: FuzzFigures = { requests: 0, elapsedMs: 0, byTransport: {}, statuses: {}, errorCodes: [], deviations: {}, fiveHundreds: 0, unanswered: 0, violations: 0, firstViolations: [] };
+  const figures: FuzzFigures = {
+    requests: 0,
+    elapsedMs: 0,
+    byTransport: {},
+    statuses: {},
+    errorCodes: [],
+    deviations: {},
+    fiveHundreds: 0,
+    unanswered: 0,
+    violations: 0,
+    firstViolations: [],
+  };
   const codes = new Set<string>();
   const started = Date.now();
   let queue: FuzzCase[] = [];
@@ -85,23 +115,42 @@ async function runCases(url: string, cases: (batch: number) => FuzzCase[], budge
 }
 
 /** Service and control routes, without the admin key: nothing may change the seeded topics. */
-export function fuzzService(url: string, secrets: Secrets, payloadLimit: number, budget: FuzzBudget, timeoutMs = 10_000): Promise<FuzzFigures> {
+export function fuzzService(
+  url: string,
+  secrets: Secrets,
+  payloadLimit: number,
+  budget: FuzzBudget,
+  timeoutMs = 10_000,
+): Promise<FuzzFigures> {
   const arbitrary = fuzzCases(secrets, payloadLimit);
   return runCases(url, (batch) => fc.sample(arbitrary, { seed: budget.seed + batch, numRuns: 256 }), budget, timeoutMs);
 }
 
 /** The control plane's operations with the admin key and bodies shaped like their inputs. */
-export function fuzzControlPlane(url: string, adminKey: string, budget: FuzzBudget, timeoutMs = 10_000): Promise<FuzzFigures> {
+export function fuzzControlPlane(
+  url: string,
+  adminKey: string,
+  budget: FuzzBudget,
+  timeoutMs = 10_000,
+): Promise<FuzzFigures> {
   const arbitrary = controlCases();
   const toCase = ({ method, path, body }: { method: string; path: string; body: unknown }): FuzzCase => ({
     method,
     target: path,
-    headers: [['X-Emulator-Admin-Key', adminKey], ...(body === undefined ? [] : ([['Content-Type', 'application/json']] as [string, string][]))],
+    headers: [
+      ['X-Emulator-Admin-Key', adminKey],
+      ...(body === undefined ? [] : ([['Content-Type', 'application/json']] as [string, string][])),
+    ],
     body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
     framing: 'length',
     trickle: false,
   });
-  return runCases(url, (batch) => fc.sample(arbitrary, { seed: budget.seed + batch, numRuns: 256 }).map(toCase), budget, timeoutMs);
+  return runCases(
+    url,
+    (batch) => fc.sample(arbitrary, { seed: budget.seed + batch, numRuns: 256 }).map(toCase),
+    budget,
+    timeoutMs,
+  );
 }
 
 /** One line: requests, 5xx, crashes, distinct error codes, known deviations. */

@@ -15,7 +15,15 @@ export interface Answer {
   body: Buffer;
 }
 
-const FRAMING_HEADERS = new Set(['host', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'content-length']);
+const FRAMING_HEADERS = new Set([
+  'host',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'content-length',
+]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function undiciCanSend(c: FuzzCase): boolean {
@@ -25,12 +33,16 @@ function undiciCanSend(c: FuzzCase): boolean {
     TOKEN.test(c.method) &&
     c.method !== 'CONNECT' &&
     /^\/[\x21-\x7e]*$/.test(c.target) &&
-    c.headers.every(([name, value]) => TOKEN.test(name) && !FRAMING_HEADERS.has(name.toLowerCase()) && /^[\t\x20-\x7e]*$/.test(value))
+    c.headers.every(
+      ([name, value]) => TOKEN.test(name) && !FRAMING_HEADERS.has(name.toLowerCase()) && /^[\t\x20-\x7e]*$/.test(value),
+    )
   );
 }
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+  );
 }
 
 async function viaUndici(pool: Pool, c: FuzzCase, timeoutMs: number): Promise<Answer> {
@@ -43,7 +55,13 @@ async function viaUndici(pool: Pool, c: FuzzCase, timeoutMs: number): Promise<An
     bodyTimeout: timeoutMs,
   });
   const body = Buffer.from(await response.body.arrayBuffer());
-  return { transport: 'undici', ending: 'answered', status: response.statusCode, headers: flatHeaders(response.headers), body };
+  return {
+    transport: 'undici',
+    ending: 'answered',
+    status: response.statusCode,
+    headers: flatHeaders(response.headers),
+    body,
+  };
 }
 
 function chunked(body: Buffer): Buffer {
@@ -65,7 +83,12 @@ async function viaSocket(port: number, c: FuzzCase, timeoutMs: number): Promise<
         : c.body.length > 0 || ['POST', 'PUT', 'PATCH'].includes(c.method)
           ? [['Content-Length', String(c.body.length)]]
           : [];
-  const lines = [`${c.method} ${c.target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...[...c.headers, ...framing].map(([n, v]) => `${n}: ${v}`)];
+  const lines = [
+    `${c.method} ${c.target} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: close',
+    ...[...c.headers, ...framing].map(([n, v]) => `${n}: ${v}`),
+  ];
   const body = c.framing === 'chunked' ? chunked(c.body) : c.body;
   const outcome = await rawExchange(port, {
     head: Buffer.from(`${lines.join('\r\n')}\r\n\r\n`),
@@ -76,7 +99,13 @@ async function viaSocket(port: number, c: FuzzCase, timeoutMs: number): Promise<
     timeoutMs,
   });
   const response = outcome.response;
-  return { transport: 'raw', ending: outcome.ending, status: response?.status ?? 0, headers: response?.headers ?? {}, body: response?.body ?? Buffer.alloc(0) };
+  return {
+    transport: 'raw',
+    ending: outcome.ending,
+    status: response?.status ?? 0,
+    headers: response?.headers ?? {},
+    body: response?.body ?? Buffer.alloc(0),
+  };
 }
 
 export async function send(pool: Pool, port: number, c: FuzzCase, timeoutMs: number): Promise<Answer> {

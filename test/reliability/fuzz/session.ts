@@ -55,7 +55,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const admin = (method: string, path: string, body?: unknown) =>
     fetch(`${url}/_emulator${path}`, {
       method,
-      headers: { 'x-emulator-admin-key': adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-emulator-admin-key': adminKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   const issue = async (permissions: unknown[]) => {
@@ -70,9 +73,20 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const now = Math.floor(Date.now() / 1000);
   const claims = { perms: [{ role: 'publishsubscribe', cache: '*' }] };
   const forged = [
-    await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setIssuer('topics-emulator').setExpirationTime(now + 600).sign(key),
-    await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('topics-emulator').setExpirationTime(now - 600).sign(key),
-    new UnsecuredJWT(claims).setIssuer('topics-emulator').setExpirationTime(now + 600).encode(),
+    await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS512' })
+      .setIssuer('topics-emulator')
+      .setExpirationTime(now + 600)
+      .sign(key),
+    await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('topics-emulator')
+      .setExpirationTime(now - 600)
+      .sign(key),
+    new UnsecuredJWT(claims)
+      .setIssuer('topics-emulator')
+      .setExpirationTime(now + 600)
+      .encode(),
     `${jwt.slice(0, -3)}AAA`,
   ];
 
@@ -86,7 +100,11 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       [Buffer.from([0, 1, 2, 255]), 'application/octet-stream'],
       ['{"a":1}', 'application/json'],
     ] as const) {
-      const response = await fetch(`${url}/topics/${cache}/${topic}`, { method: 'POST', headers: { authorization: apiKey, 'content-type': type }, body });
+      const response = await fetch(`${url}/topics/${cache}/${topic}`, {
+        method: 'POST',
+        headers: { authorization: apiKey, 'content-type': type },
+        body,
+      });
       if (response.status !== 204) throw new Error(`cannot seed ${cache}/${topic}: ${response.status}`);
     }
   }
@@ -94,7 +112,11 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const state = (await (await admin('GET', '/state')).json()) as { topics: { cache: string; topic: string }[] };
     const topics = state.topics.filter((t) => seeded.some(([c, n]) => c === t.cache && n === t.topic));
     const reads = await Promise.all(
-      seeded.map(async ([cache, topic]) => (await fetch(`${url}/topics/${cache}/${topic}?sequence_number=1`, { headers: { authorization: apiKey } })).text()),
+      seeded.map(async ([cache, topic]) =>
+        (
+          await fetch(`${url}/topics/${cache}/${topic}?sequence_number=1`, { headers: { authorization: apiKey } })
+        ).text(),
+      ),
     );
     return { topics, reads };
   };

@@ -44,25 +44,54 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
     it('refuses a 10 MB body before it is sent, and does not grow by it', async () => {
       const before = target.rss();
       const key = target.secrets.apiKey;
-      const slowly = { trickleBytes: 64 * 1024, trickleEveryMs: 5, body: Buffer.alloc(TEN_MB, 0x61), timeoutMs: 15_000 };
-      const chunkedHead = requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'application/octet-stream'], ['Transfer-Encoding', 'chunked']]);
+      const slowly = {
+        trickleBytes: 64 * 1024,
+        trickleEveryMs: 5,
+        body: Buffer.alloc(TEN_MB, 0x61),
+        timeoutMs: 15_000,
+      };
+      const chunkedHead = requestHead('POST', '/topics/default-cache/big', [
+        ['Host', 'localhost'],
+        ['Authorization', key],
+        ['Content-Type', 'application/octet-stream'],
+        ['Transfer-Encoding', 'chunked'],
+      ]);
       const cases: Record<string, { head: string; answer: [number, string] }> = {
         'Content-Length publish': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [
+            ['Host', 'localhost'],
+            ['Authorization', key],
+            ['Content-Type', 'text/plain'],
+            ['Content-Length', String(TEN_MB)],
+          ]),
           answer: [413, 'payload_too_large'],
         },
         // One 10 MB chunk, its bytes trickled: no length to refuse up front, so the count must.
         'chunked publish': { head: `${chunkedHead}${TEN_MB.toString(16)}\r\n`, answer: [413, 'payload_too_large'] },
         'unknown content type': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Authorization', key], ['Content-Type', 'image/png'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [
+            ['Host', 'localhost'],
+            ['Authorization', key],
+            ['Content-Type', 'image/png'],
+            ['Content-Length', String(TEN_MB)],
+          ]),
           answer: [413, 'payload_too_large'],
         },
         'control plane scenario': {
-          head: requestHead('POST', '/_emulator/scenario', [['Host', 'localhost'], ['X-Emulator-Admin-Key', target.adminKey], ['Content-Type', 'application/json'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/_emulator/scenario', [
+            ['Host', 'localhost'],
+            ['X-Emulator-Admin-Key', target.adminKey],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', String(TEN_MB)],
+          ]),
           answer: [413, 'payload_too_large'],
         },
         'no credentials': {
-          head: requestHead('POST', '/topics/default-cache/big', [['Host', 'localhost'], ['Content-Type', 'text/plain'], ['Content-Length', String(TEN_MB)]]),
+          head: requestHead('POST', '/topics/default-cache/big', [
+            ['Host', 'localhost'],
+            ['Content-Type', 'text/plain'],
+            ['Content-Length', String(TEN_MB)],
+          ]),
           answer: [401, 'missing_token'],
         },
       };
@@ -78,13 +107,19 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
       // A client that reads while it writes (fetch) usually gets the 413 though the server stops
       // reading; Node closes without a lingering close, so it may instead see the connection reset
       // while still writing (a documented limit). Any other outcome is a failure.
-      const viaFetch = await fetch(`${target.url}/topics/default-cache/big`, { method: 'POST', headers: { authorization: key, 'content-type': 'text/plain' }, body: Buffer.alloc(TEN_MB, 0x61) }).catch(
-        (error: Error & { cause?: { code?: string } }) => {
-          expect(['EPIPE', 'ECONNRESET'], String(error.cause ?? error)).toContain(error.cause?.code);
-          return undefined;
-        },
-      );
-      if (viaFetch) expect([viaFetch.status, ((await viaFetch.json()) as { code: string }).code]).toEqual([413, 'payload_too_large']);
+      const viaFetch = await fetch(`${target.url}/topics/default-cache/big`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'text/plain' },
+        body: Buffer.alloc(TEN_MB, 0x61),
+      }).catch((error: Error & { cause?: { code?: string } }) => {
+        expect(['EPIPE', 'ECONNRESET'], String(error.cause ?? error)).toContain(error.cause?.code);
+        return undefined;
+      });
+      if (viaFetch)
+        expect([viaFetch.status, ((await viaFetch.json()) as { code: string }).code]).toEqual([
+          413,
+          'payload_too_large',
+        ]);
       const after = target.rss();
       if (before !== undefined && after !== undefined) expect(after - before).toBeLessThan(TEN_MB / 2);
       const most = Math.max(...Object.values(sent));
@@ -122,8 +157,18 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
       expect((await target.admin('POST', '/reset')).status).toBe(200);
       expect((await fetch(`${target.url}/_emulator/health`)).status).toBe(200);
       const topic = `${target.url}/topics/default-cache/after-fuzz`;
-      expect((await fetch(topic, { method: 'POST', headers: { authorization: target.secrets.apiKey, 'content-type': 'text/plain' }, body: 'still here' })).status).toBe(204);
-      const read = (await (await fetch(`${topic}?sequence_number=1`, { headers: { authorization: target.secrets.apiKey } })).json()) as { items: { item: { value: unknown } }[] };
+      expect(
+        (
+          await fetch(topic, {
+            method: 'POST',
+            headers: { authorization: target.secrets.apiKey, 'content-type': 'text/plain' },
+            body: 'still here',
+          })
+        ).status,
+      ).toBe(204);
+      const read = (await (
+        await fetch(`${topic}?sequence_number=1`, { headers: { authorization: target.secrets.apiKey } })
+      ).json()) as { items: { item: { value: unknown } }[] };
       expect(read.items[0]!.item.value).toEqual({ text: 'still here' });
       expect(target.run.child.exitCode).toBeNull();
     });
@@ -138,12 +183,16 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
       expect(lines).toBeGreaterThan(requestsSent / 4);
       expect(logs).toContain('[redacted]');
       const leaked = target.credentials.filter((secret) => logs.includes(secret));
-      reportFigure('fuzz-logs', `${lines} debug request lines, ${(logs.length / 1024 / 1024).toFixed(1)} MB of logs, ${leaked.length} of ${target.credentials.length} credentials found in them`, {
-        lines,
-        logBytes: logs.length,
-        credentials: target.credentials.length,
-        leaked: leaked.length,
-      });
+      reportFigure(
+        'fuzz-logs',
+        `${lines} debug request lines, ${(logs.length / 1024 / 1024).toFixed(1)} MB of logs, ${leaked.length} of ${target.credentials.length} credentials found in them`,
+        {
+          lines,
+          logBytes: logs.length,
+          credentials: target.credentials.length,
+          leaked: leaked.length,
+        },
+      );
       expect(leaked).toEqual([]);
     });
   });

@@ -38,10 +38,13 @@ export function judge(c: FuzzCase, a: Answer): Verdict {
   const contentType = a.headers['content-type'] ?? '';
   if (a.status === 200 && /"items"/.test(text(a)) && c.method === 'GET') {
     const problem = contractProblem('subscribe', 200, contentType, text(a));
-    return problem ? { ok: false, problem: `subscribe 200 breaks the contract: ${problem}: ${text(a).slice(0, 200)}` } : { ok: true };
+    return problem
+      ? { ok: false, problem: `subscribe 200 breaks the contract: ${problem}: ${text(a).slice(0, 200)}` }
+      : { ok: true };
   }
   if (a.status < 400) return { ok: true };
-  if (!/^application\/json/.test(contentType)) return { ok: false, problem: `error ${a.status} with content-type '${contentType}': ${text(a).slice(0, 200)}` };
+  if (!/^application\/json/.test(contentType))
+    return { ok: false, problem: `error ${a.status} with content-type '${contentType}': ${text(a).slice(0, 200)}` };
   if (c.method === 'HEAD') return { ok: true }; // no body to read
   let body: unknown;
   try {
@@ -54,6 +57,10 @@ export function judge(c: FuzzCase, a: Answer): Verdict {
     return { ok: false, problem: `error ${a.status} body is not {code, message}: ${text(a).slice(0, 200)}` };
   }
   if (!isErrorCode(code)) return { ok: false, problem: `error code '${code}' is not in the registry` };
-  if (errorRegistry[code].status !== a.status) return { ok: false, problem: `code '${code}' answered with ${a.status}, the registry says ${errorRegistry[code].status}` };
+  if (errorRegistry[code].status !== a.status)
+    return {
+      ok: false,
+      problem: `code '${code}' answered with ${a.status}, the registry says ${errorRegistry[code].status}`,
+    };
   return { ok: true, errorCode: code };
 }
