@@ -199,8 +199,10 @@ describe('planRead: what a subscribe gets at a cursor', () => {
           const stale = c.sequencePage !== 0 && c.sequencePage !== pos.page;
           expect(plan.from).toBe(reset ? 1 : pos.next);
           expect(plan.count).toBe(published);
-          // The client is told of the move when its cursor does not lead straight to the first item.
-          const announced = reset || stale || c.sequenceNumber > pos.next;
+          // The client is told of the move when its cursor does not lead straight to the first item:
+          // a reset, a stale page, a cursor ahead of the stream, or one behind what is retained.
+          const behind = c.sequenceNumber !== 0 && c.sequenceNumber < pos.oldest;
+          const announced = reset || stale || c.sequenceNumber > pos.next || behind;
           expect(plan.discontinuity !== undefined).toBe(announced);
           if (plan.discontinuity) {
             expect(plan.discontinuity).toEqual({
@@ -212,6 +214,8 @@ describe('planRead: what a subscribe gets at a cursor', () => {
           }
         },
       ),
+      // Found on Node 22 in CI: a waiting cursor behind an emptied retention is told of the gap.
+      { examples: [[{ page: 1, oldest: 2, next: 2 }, { sequenceNumber: 1, sequencePage: 0 }, 'latest', 1, false]] },
     );
   });
 });
