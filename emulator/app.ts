@@ -37,6 +37,7 @@ import { createLogger, logsEachRequest, redactUrl } from './logging.js';
 import { operationRoutes, validatorName, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
 import * as topicsValidators from './generated/topics-validators.js';
 import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
+import { countAnsweredRequests } from './metrics/answered-hook.js';
 import { browserGuard } from './security/browser-guard.js';
 import { registerCors } from './security/cors.js';
 import type { EmulatorSettings } from './settings.js';
@@ -235,6 +236,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
   const browser = browserGuard(settings);
   app.addHook('onRequest', connectionGuard(browser));
+  app.addHook('onSend', countAnsweredRequests(controls.metrics)); // until requests are counted from the event stream
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug(

@@ -16,6 +16,9 @@ export interface ClockState {
   pendingTimers: number;
 }
 
+/** The clock as plain data (a snapshot's): a virtual reading, or the real clock's offset. */
+export type SavedClock = { mode: 'virtual'; nowMs: number } | { mode: 'real'; offsetMs: number };
+
 interface TimerRecord extends ClockTimer {
   due: number;
   fn: () => void;
@@ -79,6 +82,20 @@ export class Clock {
   useRealTime(): void {
     this.mode = 'real';
     this.offsetMs = 0;
+    this.rearm();
+  }
+
+  save(): SavedClock {
+    return this.mode === 'virtual'
+      ? { mode: 'virtual', nowMs: this.virtualNowMs }
+      : { mode: 'real', offsetMs: this.offsetMs };
+  }
+
+  /** Back to a saved clock; timers that become due fire now, as when the clock is moved. */
+  restore(saved: SavedClock): void {
+    if (saved.mode === 'virtual') return this.set(saved.nowMs);
+    this.mode = 'real';
+    this.offsetMs = saved.offsetMs;
     this.rearm();
   }
 

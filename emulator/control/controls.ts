@@ -5,9 +5,13 @@ import { EmulatorError } from '../errors.js';
 import type { ChaosInput, ChaosView } from '../faults/chaos.js';
 import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
+import { EmulatorMetrics } from '../metrics/metrics.js';
 import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
 import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
+import type { Snapshot, SnapshotLoaded } from '../snapshot/document.js';
+import { applyRestore, planRestore } from '../snapshot/restore.js';
+import { takeSnapshot } from '../snapshot/take.js';
 import { TokenWithdrawals, type TokenWithdrawal } from './token-withdrawals.js';
 import { checked } from './validation.js';
 
@@ -74,6 +78,8 @@ const LAST_READING_MS = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
+  /** The counters and gauges GET /_emulator/metrics shows. */
+  readonly metrics: EmulatorMetrics;
   private readonly withdrawals: TokenWithdrawals;
   private startupScenario: ScenarioInput | undefined;
 
@@ -81,6 +87,7 @@ export class EmulatorControls {
     const { settings, auth, clock, log } = context;
     this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
+    this.metrics = new EmulatorMetrics(context);
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
@@ -259,6 +266,17 @@ export class EmulatorControls {
     return this.applyScenario(await readScenarioFile(path));
   }
 
+  /** The whole state as one document (GET /_emulator/snapshot). */
+  snapshot(): Snapshot {
+    return takeSnapshot(this.context, this.withdrawals);
+  }
+
+  /** Replaces the whole state with a snapshot, checked completely before anything changes (PUT /_emulator/snapshot). */
+  restore(snapshot: unknown): SnapshotLoaded {
+    const plan = planRestore(snapshot, new Set(this.context.store.cacheNames()));
+    return applyRestore(this.context, this.withdrawals, plan);
+  }
+
   /** The configuration's own faults (chaos seed, scenario): applied at start and after every reset. */
   async startUp(): Promise<void> {
     const { scenario } = this.context.settings;
@@ -319,6 +337,8 @@ export const controlMethods = [
   'stopChaos',
   'applyScenario',
   'loadScenarioFile',
+  'snapshot',
+  'restore',
 ] as const;
 
 export type EmulatorControlApi = Pick<EmulatorControls, (typeof controlMethods)[number]>;

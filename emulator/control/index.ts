@@ -6,6 +6,7 @@ import type { LimitsProfile } from '../limits/account-limits.js';
 import type { ScenarioInput } from '../scenario/apply.js';
 import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
 import { healthHandler } from './health.js';
+import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
@@ -39,5 +40,8 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),
     op('applyScenario', (r) => ok(controls.applyScenario(body<ScenarioInput>(r)))),
+    op('getSnapshot', () => ok(controls.snapshot())),
+    op('loadSnapshot', (r) => ok(controls.restore(r.body))),
+    metricsHandler(controls.metrics),
   ];
 }

@@ -19,6 +19,10 @@ import { compileCheck } from './validation.js';
 // phrased for the control plane, and the admin key on every operation that is not open.
 
 const CONTROL_BODY_LIMIT = 1024 * 1024;
+/** Operations whose bodies may be larger: a snapshot holds every retained message. */
+const LARGER_BODIES: Readonly<Record<string, number>> = { 'PUT /_emulator/snapshot': 256 * 1024 * 1024 };
+const bodyLimitOf = (method: string, url: string | undefined) =>
+  LARGER_BODIES[`${method} ${url}`] ?? CONTROL_BODY_LIMIT;
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
 
 /** Paths of the operations the document leaves open (`security: []`), e.g. health. */
@@ -51,7 +55,10 @@ function controlErrorHandler(payloadLimit: number, log: FastifyBaseLogger) {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(
         reply,
-        new EmulatorError('payload_too_large', `A control-plane body may be at most ${CONTROL_BODY_LIMIT} bytes.`),
+        new EmulatorError(
+          'payload_too_large',
+          `A control-plane body may be at most ${bodyLimitOf(request.method, request.routeOptions.url)} bytes.`,
+        ),
       );
     }
     return fallback(error, request, reply);
@@ -86,6 +93,11 @@ export function prepareControlScope(
   );
   scope.setErrorHandler(controlErrorHandler(settings.payloadLimitBytes, log));
 
+  scope.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (LARGER_BODIES[`${method} ${route.url}`]) route.bodyLimit = bodyLimitOf(method, route.url);
+    }
+  });
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(
     'application/json',

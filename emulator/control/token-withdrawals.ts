@@ -14,6 +14,8 @@ export interface TokenWithdrawal {
 
 export class TokenWithdrawals {
   private readonly pending = new Map<TokenWithdrawal, ClockTimer>();
+  /** Withdrawals in effect, the latest per token id (a snapshot saves them). */
+  private readonly applied = new Map<string, TokenWithdrawal>();
 
   constructor(
     private readonly auth: Authenticator,
@@ -26,7 +28,7 @@ export class TokenWithdrawals {
     const due = this.clock.now() + afterMs;
     const at = new Date(due).toISOString();
     if (afterMs === 0) {
-      this.apply(tokenId, how, why);
+      this.apply(tokenId, how, at, why);
       return { tokenId, how, at, scheduled: false };
     }
     const withdrawal: TokenWithdrawal = { tokenId, how, at, scheduled: true };
@@ -34,7 +36,7 @@ export class TokenWithdrawals {
       withdrawal,
       this.clock.scheduleAt(due, () => {
         this.pending.delete(withdrawal);
-        this.apply(tokenId, how, `${why}: scheduled at ${at}`);
+        this.apply(tokenId, how, at, `${why}: scheduled at ${at}`);
       }),
     );
     return withdrawal;
@@ -44,13 +46,34 @@ export class TokenWithdrawals {
     return [...this.pending.keys()];
   }
 
+  /** Applied and scheduled withdrawals, for a snapshot. */
+  saved(): TokenWithdrawal[] {
+    return [...this.applied.values(), ...this.scheduled()];
+  }
+
+  /** Replaces every withdrawal (the authenticator forgot its own): scheduled ones whose time has passed apply now. */
+  restore(withdrawals: readonly TokenWithdrawal[], why: string): void {
+    this.reset();
+    const now = this.clock.now();
+    for (const { tokenId, how, at, scheduled } of withdrawals) {
+      const due = Date.parse(at);
+      if (scheduled && due > now) this.withdraw(tokenId, how, due - now, why);
+      else {
+        this.auth.withdraw(tokenId, how);
+        this.applied.set(tokenId, { tokenId, how, at, scheduled: false });
+      }
+    }
+  }
+
   reset(): void {
     for (const timer of this.pending.values()) timer.cancel();
     this.pending.clear();
+    this.applied.clear();
   }
 
-  private apply(tokenId: string, how: 'expired' | 'revoked', why: string): void {
+  private apply(tokenId: string, how: 'expired' | 'revoked', at: string, why: string): void {
     this.auth.withdraw(tokenId, how);
+    this.applied.set(tokenId, { tokenId, how, at, scheduled: false });
     this.log.info({ tokenId, how, why }, `token ${how}: every token with id '${tokenId}' now answers 401 (${why})`);
   }
 }

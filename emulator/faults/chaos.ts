@@ -23,6 +23,14 @@ export interface ChaosView extends Partial<Required<ChaosInput>> {
   injected?: number;
 }
 
+/** Chaos and how far it has got, as plain data (a snapshot's chaos). */
+export interface SavedChaos {
+  input: ChaosInput;
+  draws: number;
+  injected: number;
+  randomCalls: number;
+}
+
 export interface ChaosDraw {
   kind: ChaosKind;
   /** Index of the draw since chaos started, for the log line that lets a run be replayed. */
@@ -33,7 +41,7 @@ export interface ChaosDraw {
 
 export class Chaos {
   private readonly settings: Required<ChaosInput>;
-  private readonly random: Random;
+  private random: Random;
   private draws = 0;
   private injected = 0;
 
@@ -48,6 +56,25 @@ export class Chaos {
       maxDelayMs: input.maxDelayMs ?? 2000,
     };
     this.random = seededRandom(input.seed);
+  }
+
+  /** Saved chaos, where it left off: the next draw is the one it would have made. */
+  static restore(saved: SavedChaos): Chaos {
+    const chaos = new Chaos(saved.input);
+    chaos.random = seededRandom(saved.input.seed, saved.randomCalls);
+    chaos.draws = saved.draws;
+    chaos.injected = saved.injected;
+    return chaos;
+  }
+
+  save(): SavedChaos {
+    const { cache, topic, ...rest } = this.settings;
+    return {
+      input: { ...rest, ...(cache !== '*' ? { cache } : {}), ...(topic !== '*' ? { topic } : {}) },
+      draws: this.draws,
+      injected: this.injected,
+      randomCalls: this.random.calls,
+    };
   }
 
   get seed(): number {

@@ -2,12 +2,19 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { sendError } from '../error-handler.js';
-import { Chaos, type ChaosInput, type ChaosView } from './chaos.js';
+import { Chaos, type ChaosInput, type ChaosView, type SavedChaos } from './chaos.js';
 import { Delays } from './delay.js';
 import { countItems, keepItems } from './deliveries.js';
 import { describeEffect, describeRequest, dropConnection, faultError, requestFields } from './effects.js';
 import type { PageChanges } from './page-changes.js';
-import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView, type RequestFacts } from './rule.js';
+import {
+  FaultRule,
+  type FaultEffect,
+  type FaultRuleInput,
+  type FaultView,
+  type RequestFacts,
+  type SavedFault,
+} from './rule.js';
 import type { WaitingRequest, WaitingRequests } from './waiting-requests.js';
 
 // The fault rules and chaos, applied to service requests at three points: before the handler
@@ -20,6 +27,8 @@ export class FaultInjector {
   active = false;
   /** Any "after N items" rule: subscribe responses are counted (and maybe cut). */
   watchesDeliveries = false;
+  /** Faults injected since start, by rules and chaos (metrics); a reset does not zero it. */
+  injected = 0;
   private readonly rules = new Map<string, FaultRule>();
   private readonly ruleTimers = new Map<string, Set<ClockTimer>>();
   private readonly deliveryRules = new WeakMap<FastifyRequest, FaultRule[]>();
@@ -103,6 +112,7 @@ export class FaultInjector {
     if (this.chaos?.matches(facts)) {
       const draw = this.chaos.draw();
       if (!draw) return;
+      this.injected += 1;
       const why = `chaos seed ${this.chaos.seed}, draw ${draw.draw}: ${draw.kind}`;
       if (draw.effect)
         return this.inflict(draw.effect, facts, request, reply, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
@@ -162,6 +172,34 @@ export class FaultInjector {
     this.delays.cancelAll();
     this.refresh();
     return n;
+  }
+
+  /** The rules and chaos as plain data, for a snapshot. */
+  saved(): { faults: SavedFault[]; chaos: SavedChaos | undefined } {
+    return { faults: [...this.rules.values()].map((rule) => rule.save()), chaos: this.chaos?.save() };
+  }
+
+  /**
+   * Replaces every rule and chaos with restored ones (the clock is loaded first): a rule starts
+   * and ends at the same clock times as before, at once when that time has passed.
+   */
+  restore(rules: readonly FaultRule[], chaos: Chaos | undefined): void {
+    this.reset();
+    const now = this.clock.now();
+    for (const rule of rules) {
+      if (rule.endsAtMs !== undefined && rule.endsAtMs <= now) continue;
+      this.rules.set(rule.id, rule);
+      this.nextId = Math.max(this.nextId, Number(rule.id.slice(1)) + 1);
+      const startsAtMs = rule.createdAtMs + (rule.rule.startAfterMs ?? 0);
+      if (!rule.started && startsAtMs > now) this.after(rule, startsAtMs - now, () => this.start(rule));
+      else if (!rule.started) this.start(rule);
+      else if (rule.endsAtMs !== undefined)
+        this.after(rule, rule.endsAtMs - now, () =>
+          this.drop(rule, `its duration of ${rule.rule.durationMs} ms ended`),
+        );
+    }
+    this.chaos = chaos;
+    this.refresh();
   }
 
   private start(rule: FaultRule): void {
@@ -238,6 +276,7 @@ export class FaultInjector {
   }
 
   private fired(rule: FaultRule): void {
+    this.injected += 1;
     if (rule.usedUp) this.drop(rule, `its count of ${rule.rule.count} is used up`);
   }
 

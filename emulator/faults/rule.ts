@@ -54,6 +54,18 @@ export interface FaultView {
   endsAt?: string;
 }
 
+/** A rule and how far it has got, as plain data (a snapshot's fault). */
+export interface SavedFault {
+  id: string;
+  rule: FaultRuleInput;
+  started: boolean;
+  matched: number;
+  fired: number;
+  delivered: number;
+  createdAtMs: number;
+  endsAtMs?: number;
+}
+
 export const defaultCodes: Record<FaultStatus, ErrorCode> = {
   400: 'invalid_request',
   401: 'invalid_token',
@@ -74,7 +86,7 @@ export class FaultRule {
   endsAtMs: number | undefined;
   private skipLeft: number;
   private remaining: number | undefined;
-  private readonly random: Random | undefined;
+  private random: Random | undefined;
 
   constructor(
     readonly id: string,
@@ -94,6 +106,35 @@ export class FaultRule {
     this.skipLeft = input.skip ?? 0;
     this.remaining = input.count;
     this.started = !input.startAfterMs;
+  }
+
+  /** A saved rule, where it left off: its skips, count and random draws continue from there. */
+  static restore(saved: SavedFault): FaultRule {
+    const rule = new FaultRule(saved.id, saved.rule, saved.createdAtMs);
+    const skip = rule.rule.skip ?? 0;
+    rule.started = saved.started;
+    rule.endsAtMs = saved.endsAtMs;
+    rule.matched = saved.matched;
+    rule.fired = saved.fired;
+    rule.delivered = saved.delivered;
+    rule.skipLeft = Math.max(0, skip - saved.matched);
+    if (rule.remaining !== undefined) rule.remaining = Math.max(0, rule.remaining - saved.fired);
+    // consider() draws once per matching request past the skips.
+    if (rule.rule.seed !== undefined) rule.random = seededRandom(rule.rule.seed, Math.max(0, saved.matched - skip));
+    return rule;
+  }
+
+  save(): SavedFault {
+    return {
+      id: this.id,
+      rule: this.rule,
+      started: this.started,
+      matched: this.matched,
+      fired: this.fired,
+      delivered: this.delivered,
+      createdAtMs: this.createdAtMs,
+      ...(this.endsAtMs !== undefined ? { endsAtMs: this.endsAtMs } : {}),
+    };
   }
 
   get phase(): 'request' | 'waiting' {

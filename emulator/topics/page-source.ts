@@ -4,12 +4,22 @@ import type { Clock } from '../clock.js';
 // not consecutive; the provider's example page looks like epoch seconds, so ours are too,
 // bumped when two instances would otherwise share a second.
 export class PageSource {
-  private last = 0;
+  private lastPage = 0;
 
   constructor(private readonly clock: Clock) {}
 
+  /** The greatest page given so far. */
+  get last(): number {
+    return this.lastPage;
+  }
+
+  /** Pages given later are greater than `page` (a loaded topic's). */
+  passed(page: number): void {
+    this.lastPage = Math.max(this.lastPage, page);
+  }
+
   next(): number {
-    this.last = Math.max(this.last + 1, Math.floor(this.clock.now() / 1000));
-    return this.last;
+    this.lastPage = Math.max(this.lastPage + 1, Math.floor(this.clock.now() / 1000));
+    return this.lastPage;
   }
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { PageSource } from './page-source.js';
 import { Topic, type TopicSettings, type TopicSnapshot, type WaitingCount } from './topic.js';
 import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from './subscriber.js';
+import { messageValueOf, type TopicContent } from './content.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -17,6 +18,17 @@ export interface TopicStore {
   waitingCount(): number;
   /** Answers every waiting subscriber with empty items and forgets every topic; returns those answered. */
   clear(): WaitingSubscriber[];
+  /** Every topic's content (a snapshot's topics). */
+  contents(): TopicContent[];
+  /** The greatest page given to a topic so far. */
+  lastPage(): number;
+  /**
+   * Clears (as `clear`), then holds exactly these topics (their caches exist); pages given later
+   * exceed `lastPage` and every loaded page. Returns the subscribers the clear answered.
+   */
+  restore(topics: readonly TopicContent[], lastPage: number): WaitingSubscriber[];
+  /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
+  observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
 }
 
 export class InMemoryTopicStore implements TopicStore {
@@ -72,6 +84,39 @@ export class InMemoryTopicStore implements TopicStore {
 
   waitingCount(): number {
     return this.waiting.value;
+  }
+
+  contents(): TopicContent[] {
+    return [...this.topics()].map((topic) => ({
+      cache: topic.cache,
+      topic: topic.name,
+      page: topic.page,
+      nextSequenceNumber: topic.position.next,
+      messages: topic.retainedMessages(),
+    }));
+  }
+
+  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
+    this.waiting.woke = observer;
+  }
+
+  lastPage(): number {
+    return this.pages.last;
+  }
+
+  restore(topics: readonly TopicContent[], lastPage: number): WaitingSubscriber[] {
+    const answered = this.clear();
+    this.pages.passed(lastPage);
+    for (const content of topics) {
+      const topic = new Topic(content.cache, content.topic, content.page, this.settings, this.waiting);
+      topic.restore(
+        content.nextSequenceNumber,
+        content.messages.map((m) => messageValueOf(m.value)),
+      );
+      this.caches.get(content.cache)!.set(content.topic, topic);
+      this.pages.passed(content.page);
+    }
+    return answered;
   }
 
   clear(): WaitingSubscriber[] {

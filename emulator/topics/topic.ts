@@ -2,6 +2,7 @@ import { planRead, type Cursor, type DiscontinuityMode, type FirstSubscribe, typ
 import { RetentionBuffer } from './retention.js';
 import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
 import type { WaitingSubscriber } from './subscriber.js';
+import type { RetainedMessage } from './content.js';
 
 export interface TopicSettings {
   retention: number;
@@ -16,6 +17,8 @@ const WAKE_AT_ONCE = 8;
 /** How many subscribers wait across every topic: shared by the topics of one store. */
 export interface WaitingCount {
   value: number;
+  /** Told, per subscriber a publish woke, the real milliseconds since that publish (metrics). */
+  woke?: ((latencyMs: number) => void) | undefined;
 }
 
 export interface TopicSnapshot {
@@ -35,6 +38,8 @@ export class Topic {
   private readonly retained: RetentionBuffer<StoredMessage>;
   private readonly parked = new Set<WaitingSubscriber>();
   private wakeScheduled = false;
+  /** performance.now() of the first publish whose waiting subscribers are not answered yet; 0 for none. */
+  private wakeSince = 0;
   /** Listeners told of every publish (after numbering), e.g. scheduled page changes. */
   onPublished: ((seq: number) => void) | undefined;
 
@@ -121,6 +126,28 @@ export class Topic {
     return waiting;
   }
 
+  /** The retained messages, oldest first, with their values as delivered. */
+  retainedMessages(): RetainedMessage[] {
+    return this.retained.slice(this.retained.firstSeq, this.retained.size).map((message) => {
+      const { item } = JSON.parse(message.element) as {
+        item: { topic_sequence_number: number; value: RetainedMessage['value'] };
+      };
+      return { sequenceNumber: item.topic_sequence_number, value: item.value };
+    });
+  }
+
+  /**
+   * Loads saved content into a topic nobody has used yet: the messages are numbered up to
+   * `nextSequenceNumber - 1`, on this topic's page; only the newest `retention` are kept.
+   */
+  restore(nextSequenceNumber: number, values: readonly MessageValue[]): void {
+    const kept = values.slice(Math.max(0, values.length - this.retained.capacity));
+    const first = nextSequenceNumber - kept.length;
+    this.retained.clear(first);
+    kept.forEach((value, i) => this.retained.push(storeMessage(this.currentPage, first + i, value)));
+    this.nextSeq = nextSequenceNumber;
+  }
+
   snapshot(): TopicSnapshot {
     const count = this.retained.size;
     return {
@@ -137,6 +164,7 @@ export class Topic {
 
   private scheduleWake(): void {
     if (this.wakeScheduled || this.parked.size === 0) return;
+    if (this.waitingCount.woke && this.wakeSince === 0) this.wakeSince = performance.now();
     // A few subscribers are answered at once (a turn later costs them latency); many are
     // answered on the next turn, so the publisher's 204 does not wait for the fan-out.
     if (this.parked.size <= WAKE_AT_ONCE) return this.wakeWaiting();
@@ -162,6 +190,8 @@ export class Topic {
       if (body === undefined) continue;
       this.unpark(subscriber);
       subscriber.answer(body);
+      if (this.wakeSince !== 0) this.waitingCount.woke?.(performance.now() - this.wakeSince);
     }
+    this.wakeSince = 0;
   }
 }

@@ -1,0 +1,13 @@
+import type { OperationHandler } from '../context.js';
+import type { EmulatorMetrics } from './metrics.js';
+
+/** GET /_emulator/metrics: the Prometheus text format. */
+export function metricsHandler(metrics: EmulatorMetrics): OperationHandler {
+  return {
+    operationId: 'getMetrics',
+    async handle(_request, reply) {
+      const text = await metrics.text();
+      return reply.code(200).type(metrics.contentType).send(text);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Snapshot } from './document.js';
+
+// A snapshot's own consistency, beyond its schema: each check a small named function that
+// names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
+// answers undefined. Proven by broken snapshots in test/snapshot/checks.test.ts.
+
+export type SnapshotCheck = (snapshot: Snapshot, caches: ReadonlySet<string>) => string | undefined;
+
+function unknownCache(cache: string, caches: ReadonlySet<string>): string {
+  return `'${cache}' is not a configured cache (configured: ${[...caches].join(', ')})`;
+}
+
+export const topicsInConfiguredCaches: SnapshotCheck = (snapshot, caches) => {
+  const i = snapshot.topics.findIndex((t) => !caches.has(t.cache));
+  return i < 0 ? undefined : `body.topics.${i}.cache ${unknownCache(snapshot.topics[i]!.cache, caches)}`;
+};
+
+export const eachTopicOnce: SnapshotCheck = (snapshot) => {
+  const seen = new Set<string>();
+  for (const [i, { cache, topic }] of snapshot.topics.entries()) {
+    const key = JSON.stringify([cache, topic]);
+    if (seen.has(key)) return `body.topics.${i} names ${cache}/${topic} a second time`;
+    seen.add(key);
+  }
+  return undefined;
+};
+
+/** Messages are numbered one after another up to nextSequenceNumber - 1 (the last one published). */
+export const messagesNumberedWithoutGaps: SnapshotCheck = (snapshot) => {
+  for (const [i, topic] of snapshot.topics.entries()) {
+    const first = topic.nextSequenceNumber - topic.messages.length;
+    if (first < 1)
+      return `body.topics.${i} has ${topic.messages.length} messages, more than were numbered before nextSequenceNumber ${topic.nextSequenceNumber}`;
+    const j = topic.messages.findIndex((m, k) => m.sequenceNumber !== first + k);
+    if (j >= 0)
+      return `body.topics.${i}.messages.${j}.sequenceNumber must be ${first + j} (messages are numbered without gaps up to nextSequenceNumber - 1)`;
+  }
+  return undefined;
+};
+
+export const faultIdsUnique: SnapshotCheck = (snapshot) => {
+  const seen = new Set<string>();
+  for (const [i, { id }] of snapshot.faults.entries()) {
+    if (seen.has(id)) return `body.faults.${i}.id '${id}' is used twice`;
+    seen.add(id);
+  }
+  return undefined;
+};
+
+export const topicResetsInConfiguredCaches: SnapshotCheck = (snapshot, caches) => {
+  const i = snapshot.topicResets.findIndex((r) => !caches.has(r.cache));
+  return i < 0 ? undefined : `body.topicResets.${i}.cache ${unknownCache(snapshot.topicResets[i]!.cache, caches)}`;
+};
+
+export const snapshotChecks: readonly SnapshotCheck[] = [
+  topicsInConfiguredCaches,
+  eachTopicOnce,
+  messagesNumberedWithoutGaps,
+  faultIdsUnique,
+  topicResetsInConfiguredCaches,
+];

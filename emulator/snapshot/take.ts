@@ -1,0 +1,34 @@
+import type { EmulatorContext } from '../context.js';
+import type { TokenWithdrawals } from '../control/token-withdrawals.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot } from './document.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The emulator's whole state now, as a snapshot document. */
+export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdrawals): Snapshot {
+  const { store, clock, faults, limits, pageChanges } = context;
+  const saved = faults.saved();
+  const { enabled, operationsPerSecond, concurrentSubscriptions } = limits.view();
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    takenAt: iso(clock.now()),
+    lastPage: store.lastPage(),
+    topics: store.contents(),
+    topicResets: pageChanges
+      .scheduled()
+      .map(({ cache, topic, afterSequenceNumber, at }) =>
+        afterSequenceNumber !== undefined ? { cache, topic, afterSequenceNumber } : { cache, topic, at: at! },
+      ),
+    faults: saved.faults.map(({ createdAtMs, endsAtMs, delivered, ...fault }) => ({
+      ...fault,
+      ...(fault.rule.afterItems !== undefined ? { delivered } : {}),
+      createdAt: iso(createdAtMs),
+      ...(endsAtMs !== undefined ? { endsAt: iso(endsAtMs) } : {}),
+    })),
+    chaos: saved.chaos ?? null,
+    limits: { enabled, operationsPerSecond, concurrentSubscriptions },
+    clock: clock.save(),
+    tokenWithdrawals: withdrawals.saved(),
+  };
+}

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start, waitForWaiting } from '../control/helpers.js';
+
+// GET /_emulator/metrics: the Prometheus text format, counting what clients did.
+
+let emulator: RunningEmulator;
+let client: ReturnType<typeof clientOf>;
+beforeEach(async () => {
+  emulator = await start();
+  client = clientOf(emulator);
+});
+afterEach(() => emulator.close());
+
+async function scrape(): Promise<{ text: string; value: (series: string) => number | undefined }> {
+  const response = await client.control('GET', '/metrics');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await response.text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    values.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return { text, value: (series) => values.get(series) };
+}
+
+describe('GET /_emulator/metrics', () => {
+  it('counts requests by operation and status, publishes, deliveries, discontinuities and faults fired', async () => {
+    await publishMany(emulator, 't', 3);
+    expect(numbersOf(await itemsOf(await client.subscribe('t', { seq: 1 })))).toEqual([1, 2, 3]);
+    emulator.addFault({ operation: 'publish', status: 500, count: 1 });
+    expect((await client.publish('t')).status).toBe(500);
+    const page = emulator.state().topics[0]!.page;
+    emulator.resetTopic(CACHE, 't');
+    const newPage = emulator.state().topics[0]!.page;
+    await publishMany(emulator, 't', 1);
+    expect(numbersOf(await itemsOf(await client.subscribe('t', { seq: 4, page })))).toEqual([`d1@${newPage}`, 1]);
+    expect((await client.control('GET', '/nowhere')).status).toBe(404);
+
+    const { value } = await scrape();
+    expect(value('topics_emulator_requests_total{plane="service",operation="publish",status="204"}')).toBe(4);
+    expect(value('topics_emulator_requests_total{plane="service",operation="publish",status="500"}')).toBe(1);
+    expect(value('topics_emulator_requests_total{plane="service",operation="subscribe",status="200"}')).toBe(2);
+    expect(value('topics_emulator_requests_total{plane="control",operation="none",status="404"}')).toBe(1);
+    expect(value('topics_emulator_publishes_total')).toBe(4);
+    expect(value('topics_emulator_deliveries_total')).toBe(4);
+    expect(value('topics_emulator_discontinuities_total')).toBe(1);
+    expect(value('topics_emulator_faults_fired_total')).toBe(1);
+    expect(value('topics_emulator_topics')).toBe(1);
+    expect(value('topics_emulator_retained_messages')).toBe(1);
+  });
+
+  it('shows waiting long-polls as a gauge and the wake-up latency of each woken subscriber', async () => {
+    const waiting = [client.subscribe('t'), client.subscribe('t')];
+    await waitForWaiting(emulator, 2);
+    expect((await scrape()).value('topics_emulator_waiting_subscribers')).toBe(2);
+    await client.publish('t', 'wake');
+    for (const response of waiting) expect(numbersOf(await itemsOf(await response))).toEqual([1]);
+    const { value } = await scrape();
+    expect(value('topics_emulator_waiting_subscribers')).toBe(0);
+    expect(value('topics_emulator_wake_latency_seconds_count')).toBe(2);
+    expect(value('topics_emulator_wake_latency_seconds_bucket{le="1"}')).toBe(2);
+    expect(value('topics_emulator_wake_latency_seconds_sum')).toBeGreaterThan(0);
+  });
+
+  it('includes the process metrics, named with the same prefix', async () => {
+    const { text, value } = await scrape();
+    expect(value('topics_emulator_process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(text).toMatch(/^# TYPE topics_emulator_nodejs_eventloop_lag_seconds gauge$/m);
+  });
+
+  it('needs the admin key when one is configured', async () => {
+    const guarded = await start({ adminKey: 'metrics-admin-key' });
+    try {
+      const url = `${guarded.url}/_emulator/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { 'x-emulator-admin-key': 'metrics-admin-key' } })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
