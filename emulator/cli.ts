@@ -156,6 +156,10 @@ const serverOptions = [
   ).env(`${ENV}ADMIN_KEY`),
   new Option('--scenario <file>', 'a YAML or JSON scenario applied at start and on every reset').env(`${ENV}SCENARIO`),
   new Option(
+    '--state-file <path>',
+    'a snapshot of the whole state: loaded at start if it exists, written on a clean shutdown',
+  ).env(`${ENV}STATE_FILE`),
+  new Option(
     '--limits <plan>',
     "account limits on, with a plan's quotas: account (100/s), basic (1000/s), pro (10000/s); default off",
   )
@@ -199,6 +203,7 @@ interface ServerFlags {
   control?: 'on' | 'off';
   adminKey?: string;
   scenario?: string;
+  stateFile?: string;
   limits?: EmulatorSettings['limits'];
   limitOpsPerSecond?: number;
   limitSubscriptions?: number;
@@ -231,6 +236,7 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     controlPlane: flags.control === undefined ? undefined : flags.control === 'on',
     adminKey: flags.adminKey,
     scenario: flags.scenario,
+    stateFile: flags.stateFile,
     limits: flags.limits,
     limitOperationsPerSecond: flags.limitOpsPerSecond,
     limitConcurrentSubscriptions: flags.limitSubscriptions,
@@ -246,6 +252,7 @@ function controlLines(emulator: RunningEmulator): string[] {
     `  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`,
   ];
   if (settings.scenario !== undefined) lines.push(`  Scenario:  ${settings.scenario}`);
+  if (settings.stateFile !== undefined) lines.push(`  State:     ${settings.stateFile} (saved on Ctrl+C)`);
   if (settings.limits !== 'off') {
     const { operationsPerSecond, concurrentSubscriptions } = limitsProfileOf(settings);
     lines.push(

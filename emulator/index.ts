@@ -6,6 +6,7 @@ import type { EmulatorContext } from './context.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { bindControls, type EmulatorControlApi } from './control/controls.js';
 import { ScenarioError } from './scenario/load.js';
+import { loadStateFile, StateFileError, writeStateFile } from './snapshot/state-file.js';
 import { resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 
 export type { EmulatorSettings } from './settings.js';
@@ -13,6 +14,7 @@ export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
 export type { Permission, Role } from './auth/permissions.js';
 export type { IssuedToken, TokenRequest } from './auth/tokens.js';
 export type { TopicSnapshot } from './topics/topic.js';
+export type { Snapshot, SnapshotLoaded } from './snapshot/document.js';
 export type {
   ClockInput,
   EmulatorControlApi,
@@ -50,7 +52,10 @@ export interface RunningEmulator extends EmulatorControlApi {
    * (bounded); the server keeps its sockets. A process about to exit needs nothing more.
    */
   drain(): Promise<void>;
-  /** Drains, then stops listening and closes every socket. Safe to call twice. */
+  /**
+   * Drains, then stops listening and closes every socket. Safe to call twice. With a state file,
+   * drain and close write it (and reject when it cannot be written).
+   */
   close(): Promise<void>;
 }
 
@@ -70,9 +75,12 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const { app, context, controls } = await buildApp(settings, clock);
   try {
     await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
+    // --state-file: the saved state replaces what start-up set (the scenario stays for resets).
+    if (settings.stateFile !== undefined && (await loadStateFile(settings.stateFile, (s) => controls.restore(s))))
+      context.log.info({ stateFile: settings.stateFile }, `state loaded from ${settings.stateFile}`);
   } catch (error) {
     await app.close();
-    throw error instanceof ScenarioError ? new SettingsError(error.message) : error;
+    throw error instanceof ScenarioError || error instanceof StateFileError ? new SettingsError(error.message) : error;
   }
   await app.listen({ host: settings.host, port: settings.port });
   const address = app.server.address();
@@ -81,9 +89,21 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
+  const saveState = async (path: string) => {
+    try {
+      await writeStateFile(path, controls.snapshot());
+      context.log.info({ stateFile: path }, `state saved to ${path}`);
+    } catch (error) {
+      context.log.error({ stateFile: path }, (error as Error).message);
+      throw error;
+    }
+  };
   // Answer every waiting subscriber and let the answers leave (bounded); sockets stay open.
   const drain = () =>
     (draining ??= (async () => {
+      // --state-file: the state as it is now, before the stop clears it; written while answers flush.
+      const saving = settings.stateFile === undefined ? undefined : saveState(settings.stateFile);
+      saving?.catch(() => undefined); // awaited below, after the answers have flushed
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.store.clear();
       let bound: NodeJS.Timeout | undefined;
@@ -92,6 +112,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
         new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
       ]);
       clearTimeout(bound);
+      await saving;
     })());
   return {
     url,
@@ -103,8 +124,11 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     drain,
     close() {
       closing ??= (async () => {
-        await drain();
-        await app.close();
+        try {
+          await drain();
+        } finally {
+          await app.close();
+        }
       })();
       return closing;
     },

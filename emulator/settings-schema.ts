@@ -43,6 +43,7 @@ export const settingsSchema = {
     controlPlane: { type: 'boolean' },
     adminKey: { type: 'string', minLength: 8 },
     scenario: { type: 'string', minLength: 1 },
+    stateFile: { type: 'string', minLength: 1 },
     limits: { enum: ['off', 'account', 'basic', 'pro'] },
     limitOperationsPerSecond: { type: 'integer', minimum: 1, maximum: 1_000_000 },
     limitConcurrentSubscriptions: { type: 'integer', minimum: 1, maximum: 1_000_000 },

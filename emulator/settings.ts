@@ -49,6 +49,8 @@ export interface EmulatorSettings {
   adminKey?: string;
   /** A scenario file (YAML or JSON) applied at start and again on every reset. */
   scenario?: string;
+  /** A snapshot file: loaded at start when it exists, written (atomically) on a clean shutdown. */
+  stateFile?: string;
   /**
    * Switches the provider's account limits on (429 when exceeded), with the quotas of a support
    * plan: 'account' is the default plan's; 'basic' and 'pro' the higher plans' (LIMIT_TIERS).

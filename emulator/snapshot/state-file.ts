@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Snapshot } from './document.js';
+
+// --state-file: the snapshot read at start (when the file exists) and written on a clean
+// shutdown. Written atomically: a temporary file in the same directory, flushed to disk, then
+// renamed over the old one, so a crash leaves the old file or the new one, never half of one.
+
+export class StateFileError extends Error {
+  override name = 'StateFileError';
+}
+
+/** The file's JSON, or undefined when there is no file yet. */
+export async function readStateFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`Cannot read state file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new StateFileError(`State file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** What writing needs of the file system; tests pass one that fails halfway. */
+export interface StateFileIo {
+  create(path: string): Promise<Pick<FileHandle, 'writeFile' | 'sync' | 'close'>>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+export const nodeIo: StateFileIo = {
+  create: (path) => open(path, 'wx', 0o600),
+  rename,
+  remove: (path) => rm(path, { force: true }),
+};
+
+/** Writes the snapshot to `path` atomically; on failure the old file stays and the temporary one is removed. */
+export async function writeStateFile(path: string, snapshot: Snapshot, io: StateFileIo = nodeIo): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const text = JSON.stringify(snapshot);
+  try {
+    const file = await io.create(temporary);
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await io.rename(temporary, path);
+  } catch (error) {
+    await io.remove(temporary).catch(() => undefined);
+    throw new StateFileError(`Cannot write state file ${path}: ${(error as Error).message}`);
+  }
+  await syncDirectory(dirname(path));
+}
+
+// The rename is durable once the directory is flushed too; where a directory cannot be opened
+// for that (some platforms), the rename stands as it is.
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r').catch(() => undefined);
+  if (!handle) return;
+  await handle
+    .sync()
+    .catch(() => undefined)
+    .finally(() => handle.close());
+}
+
+/**
+ * Loads the state file into the emulator when it exists; returns whether it did. A file that is
+ * not a valid snapshot is a StateFileError naming the file and the problem.
+ */
+export async function loadStateFile(path: string, restore: (snapshot: unknown) => unknown): Promise<boolean> {
+  const snapshot = await readStateFile(path);
+  if (snapshot === undefined) return false;
+  try {
+    restore(snapshot);
+  } catch (error) {
+    const problem = (error as Error).message.replace('The request body is invalid: body', 'the snapshot');
+    throw new StateFileError(`State file ${path} is not a valid snapshot: ${problem}`);
+  }
+  return true;
+}
