@@ -9,6 +9,7 @@ import { EmulatorMetrics } from '../metrics/metrics.js';
 import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
 import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
+import { seedTopics, type ScenarioTopicInput, type SeededTopic } from '../scenario/seed.js';
 import type { Snapshot, SnapshotLoaded } from '../snapshot/document.js';
 import { applyRestore, planRestore } from '../snapshot/restore.js';
 import { takeSnapshot } from '../snapshot/take.js';
@@ -260,6 +261,11 @@ export class EmulatorControls {
 
   applyScenario(scenario: ScenarioInput): ScenarioApplied {
     return applyScenario(this, checked<ScenarioInput>('Scenario', scenario));
+  }
+
+  /** Publishes a scenario's messages, in order (checked first: caches, sizes). */
+  seedTopics(topics: readonly ScenarioTopicInput[]): SeededTopic[] {
+    return seedTopics(this.context.store, this.context.settings.payloadLimitBytes, topics);
   }
 
   async loadScenarioFile(path: string): Promise<ScenarioApplied> {

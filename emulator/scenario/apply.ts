@@ -5,14 +5,17 @@ import type { LimitsProfile, LimitsView } from '../limits/account-limits.js';
 import type { ClockState } from '../clock.js';
 import type { ClockInput, EmulatorControls } from '../control/controls.js';
 import type { TokenWithdrawal } from '../control/token-withdrawals.js';
+import type { ScenarioTopicInput, SeededTopic } from './seed.js';
 
 // Applying a scenario is nothing but the control plane's own operations, in a fixed order:
-// clock (so later times count from it), limits, chaos, faults, topic resets, token withdrawals.
+// clock (so later times count from it), topics (their messages published), limits, chaos, faults,
+// topic resets, token withdrawals.
 
 export interface ScenarioInput {
   name?: string;
   description?: string;
   clock?: ClockInput;
+  topics?: ScenarioTopicInput[];
   limits?: Partial<LimitsProfile>;
   chaos?: ChaosInput;
   faults?: FaultRuleInput[];
@@ -22,6 +25,7 @@ export interface ScenarioInput {
 
 export interface ScenarioApplied {
   name?: string;
+  topics?: SeededTopic[];
   faults: FaultView[];
   topicResets: (TopicReset | ScheduledTopicReset)[];
   tokenWithdrawals: TokenWithdrawal[];
@@ -32,12 +36,14 @@ export interface ScenarioApplied {
 
 export function applyScenario(controls: EmulatorControls, scenario: ScenarioInput): ScenarioApplied {
   const clock = scenario.clock ? controls.setClock(scenario.clock) : controls.clock();
+  const topics = scenario.topics ? controls.seedTopics(scenario.topics) : undefined;
   const limits = scenario.limits ? controls.setLimits(scenario.limits) : undefined;
   const chaos = scenario.chaos ? controls.startChaos(scenario.chaos) : undefined;
   const why = scenario.name ? `scenario '${scenario.name}'` : 'scenario';
   return {
     ...(scenario.name !== undefined ? { name: scenario.name } : {}),
     clock,
+    ...(topics ? { topics } : {}),
     ...(limits ? { limits } : {}),
     ...(chaos ? { chaos } : {}),
     faults: (scenario.faults ?? []).map((rule) => controls.addFault(rule)),

@@ -1,0 +1,52 @@
+import { EmulatorError } from '../errors.js';
+import type { EventValue } from '../events.js';
+import { messageValueOf } from '../topics/content.js';
+import type { MessageValue } from '../topics/message.js';
+import type { TopicStore } from '../topics/store.js';
+
+// A scenario's `topics`: messages published in order, numbered as any publish is (waiting
+// subscribers get them). Every cache and size is checked before the first is published.
+
+export interface ScenarioTopicInput {
+  cache: string;
+  topic: string;
+  messages: EventValue[];
+}
+
+export interface SeededTopic {
+  cache: string;
+  topic: string;
+  page: number;
+  published: number;
+  nextSequenceNumber: number;
+}
+
+const sizeOf = (value: MessageValue) => ('text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength);
+
+export function seedTopics(
+  store: TopicStore,
+  payloadLimitBytes: number,
+  topics: readonly ScenarioTopicInput[],
+): SeededTopic[] {
+  const values = topics.map((t) => t.messages.map(messageValueOf));
+  for (const [i, { cache }] of topics.entries()) {
+    if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+    const j = values[i]!.findIndex((value) => sizeOf(value) > payloadLimitBytes);
+    if (j >= 0)
+      throw new EmulatorError(
+        'invalid_body',
+        `The request body is invalid: body.topics.${i}.messages.${j} is ${sizeOf(values[i]![j]!)} bytes, over the payload limit of ${payloadLimitBytes}.`,
+      );
+  }
+  return topics.map(({ cache, topic: name }, i) => {
+    const topic = store.topic(cache, name);
+    for (const value of values[i]!) topic.publish(value);
+    return {
+      cache,
+      topic: name,
+      page: topic.page,
+      published: values[i]!.length,
+      nextSequenceNumber: topic.position.next,
+    };
+  });
+}
