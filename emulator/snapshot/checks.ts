@@ -2,7 +2,7 @@ import type { Snapshot } from './document.js';
 
 // A snapshot's own consistency, beyond its schema: each check a small named function that
 // names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
-// answers undefined. Proven by broken snapshots in test/snapshot/checks.test.ts.
+// answers undefined. Each is proven by a broken snapshot in test/snapshot/snapshot.test.ts.
 
 export type SnapshotCheck = (snapshot: Snapshot, caches: ReadonlySet<string>) => string | undefined;
 

@@ -245,6 +245,21 @@ describe('a bad snapshot', () => {
       /sequenceNumber must be 2 \(messages are numbered without gaps/,
     ],
     [
+      'more messages than were numbered',
+      (s) => ({ ...s, topics: [{ ...s.topics[0]!, nextSequenceNumber: 2 }] }),
+      /has 2 messages, more than were numbered before nextSequenceNumber 2/,
+    ],
+    [
+      'a scheduled page change in a cache that is not configured',
+      (s) => ({ ...s, topicResets: [{ cache: 'elsewhere', topic: 't', afterSequenceNumber: 3 }] }),
+      /body\.topicResets\.0\.cache 'elsewhere' is not a configured cache/,
+    ],
+    [
+      'a scheduled page change with both a number and a time',
+      (s) => ({ ...s, topicResets: [{ cache: CACHE, topic: 't', afterSequenceNumber: 3, at: s.takenAt }] }),
+      /afterSequenceNumber or at, not both/,
+    ],
+    [
       'a fault rule whose code does not answer its status',
       (s) => ({
         ...s,
