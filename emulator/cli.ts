@@ -292,8 +292,9 @@ async function serve(flags: ServerFlags): Promise<void> {
   const stop = (signal: string) => {
     emulator.context.log.info({ signal }, 'stopping: answering waiting subscribers');
     // Once every waiting long-poll's answer has left, the process can go: exiting closes the
-    // sockets faster than closing thousands of them one by one. A stuck drain still leaves in 1 s.
-    setTimeout(() => process.exit(0), 1000).unref();
+    // sockets faster than closing thousands of them one by one. A stuck drain still leaves in 1 s
+    // (10 s while a --state-file is written: cut short, the old file stays, as the write is atomic).
+    setTimeout(() => process.exit(0), emulator.settings.stateFile === undefined ? 1000 : 10_000).unref();
     emulator.drain().then(
       () => process.exit(0),
       () => process.exit(1),
