@@ -6,8 +6,8 @@ export function metricsHandler(metrics: EmulatorMetrics): OperationHandler {
   return {
     operationId: 'getMetrics',
     async handle(_request, reply) {
-      const text = await metrics.text();
-      return reply.code(200).type(metrics.contentType).send(text);
+      const { text, contentType } = await metrics.scrape();
+      return reply.code(200).type(contentType).send(text);
     },
   };
 }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import { exposition } from '../../emulator/metrics/exposition.js';
+import { MetricsRecorder } from '../../emulator/metrics/recorder.js';
 import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start, waitForWaiting } from '../control/helpers.js';
 
 // GET /_emulator/metrics: the Prometheus text format, counting what clients did.
@@ -80,5 +82,22 @@ describe('GET /_emulator/metrics', () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('the wake-up latency histogram', () => {
+  it('is cumulative per bucket; a latency past the last bound counts only in +Inf, _sum and _count', async () => {
+    const recorder = new MetricsRecorder();
+    for (const seconds of [0.00005, 0.0001, 0.003, 0.003, 2]) recorder.woke(seconds);
+    const { text } = await exposition({ recorder, store: emulator.context.store, faults: emulator.context.faults });
+    const line = (series: string) => text.split('\n').find((l) => l.startsWith(`${series} `));
+    const name = 'topics_emulator_wake_latency_seconds';
+    expect(line(`${name}_bucket{le="0.0001"}`)).toBe(`${name}_bucket{le="0.0001"} 2`);
+    expect(line(`${name}_bucket{le="0.0025"}`)).toBe(`${name}_bucket{le="0.0025"} 2`);
+    expect(line(`${name}_bucket{le="0.005"}`)).toBe(`${name}_bucket{le="0.005"} 4`);
+    expect(line(`${name}_bucket{le="1"}`)).toBe(`${name}_bucket{le="1"} 4`);
+    expect(line(`${name}_bucket{le="+Inf"}`)).toBe(`${name}_bucket{le="+Inf"} 5`);
+    expect(line(`${name}_count`)).toBe(`${name}_count 5`);
+    expect(Number(line(`${name}_sum`)!.split(' ')[1])).toBeCloseTo(2.00615, 6);
   });
 });

@@ -1,0 +1,126 @@
+import { createRequire } from 'node:module';
+import type { Registry } from 'prom-client';
+import type { EmulatorContext } from '../context.js';
+import { WAKE_BUCKETS, type MetricsRecorder } from './recorder.js';
+
+// The Prometheus text format of one emulator's metrics, by prom-client, which is loaded (and the
+// registry built) on the first scrape. Every metric reads the recorder or the state when
+// scraped; nothing here runs on the request path.
+
+const require = createRequire(import.meta.url);
+const PREFIX = 'topics_emulator_';
+type PromClient = typeof import('prom-client');
+
+let processRegistry: Registry | undefined;
+
+// The process's own metrics (CPU, memory, event-loop lag, GC) are one set per process, however
+// many emulators it runs: collected once, into a registry every emulator's scrape appends.
+function processMetrics(prom: PromClient): Registry {
+  if (processRegistry) return processRegistry;
+  processRegistry = new prom.Registry();
+  prom.collectDefaultMetrics({ register: processRegistry, prefix: PREFIX });
+  return processRegistry;
+}
+
+type Sources = { recorder: MetricsRecorder } & Pick<EmulatorContext, 'store' | 'faults'>;
+
+function counter(prom: PromClient, registry: Registry, name: string, help: string, read: () => number): void {
+  new prom.Counter({
+    name: `${PREFIX}${name}`,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+function gauge(prom: PromClient, registry: Registry, name: string, help: string, read: () => number): void {
+  new prom.Gauge({
+    name: `${PREFIX}${name}`,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}
+
+// The histogram's buckets are counted by the recorder; prom-client's Histogram only counts its
+// own observations, so this one is a metric object of the shape the registry formats
+// (Histogram.get()'s: cumulative `_bucket` lines, then `+Inf`, `_sum` and `_count`).
+function wakeLatency(registry: Registry, recorder: MetricsRecorder): void {
+  const name = `${PREFIX}wake_latency_seconds`;
+  const help = 'From a publish to the answer of a subscriber it woke (real time).';
+  const metric = {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    async get() {
+      let cumulative = 0;
+      const buckets = WAKE_BUCKETS.map((le, i) => {
+        cumulative += recorder.wakeBuckets[i]!;
+        return { labels: { le }, value: cumulative, metricName: `${name}_bucket` };
+      });
+      return {
+        name,
+        help,
+        type: 'histogram',
+        aggregator: 'sum',
+        values: [
+          ...buckets,
+          { labels: { le: '+Inf' }, value: recorder.wakeCount, metricName: `${name}_bucket` },
+          { labels: {}, value: recorder.wakeSum, metricName: `${name}_sum` },
+          { labels: {}, value: recorder.wakeCount, metricName: `${name}_count` },
+        ],
+      };
+    },
+  };
+  registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
+}
+
+function buildRegistry(prom: PromClient, { recorder, store, faults }: Sources): Registry {
+  const registry = new prom.Registry();
+  new prom.Counter({
+    name: `${PREFIX}requests_total`,
+    help: 'Answered requests, by plane (service or control), operationId and status.',
+    labelNames: ['plane', 'operation', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, count } of recorder.requests.values()) this.inc(labels, count);
+    },
+  });
+  counter(prom, registry, 'publishes_total', 'Messages published.', () => recorder.publishes);
+  counter(prom, registry, 'deliveries_total', 'Items delivered in subscribe answers.', () => recorder.deliveries);
+  counter(
+    prom,
+    registry,
+    'discontinuities_total',
+    'Subscribe answers that announced a discontinuity.',
+    () => recorder.discontinuities,
+  );
+  counter(prom, registry, 'faults_fired_total', 'Faults injected, by fault rules and chaos.', () => faults.injected);
+  gauge(prom, registry, 'waiting_subscribers', 'Subscribe requests waiting (long-polls) now.', () =>
+    store.waitingCount(),
+  );
+  gauge(prom, registry, 'topics', 'Topics the emulator holds.', () => store.snapshot().length);
+  gauge(prom, registry, 'retained_messages', 'Messages retained, over every topic.', () =>
+    store.snapshot().reduce((sum, topic) => sum + topic.retainedCount, 0),
+  );
+  wakeLatency(registry, recorder);
+  return registry;
+}
+
+const registries = new WeakMap<MetricsRecorder, Registry>();
+
+/** The scrape's body and content type. */
+export async function exposition(sources: Sources): Promise<{ text: string; contentType: string }> {
+  const prom = require('prom-client') as PromClient;
+  let registry = registries.get(sources.recorder);
+  if (!registry) registries.set(sources.recorder, (registry = buildRegistry(prom, sources)));
+  const text = `${await registry.metrics()}\n${await processMetrics(prom).metrics()}`;
+  return { text, contentType: registry.contentType };
+}
