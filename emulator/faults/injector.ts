@@ -187,7 +187,7 @@ export class FaultInjector {
     this.reset();
     const now = this.clock.now();
     for (const rule of rules) {
-      if (rule.endsAtMs !== undefined && rule.endsAtMs <= now) continue;
+      if (rule.usedUp || (rule.endsAtMs !== undefined && rule.endsAtMs <= now)) continue;
       this.rules.set(rule.id, rule);
       this.nextId = Math.max(this.nextId, Number(rule.id.slice(1)) + 1);
       const startsAtMs = rule.createdAtMs + (rule.rule.startAfterMs ?? 0);

@@ -1,5 +1,8 @@
 import type { Snapshot } from './document.js';
 
+/** The clock's last reading: ClockInput.setTo's maximum in openapi/control.yaml, LAST_READING_MS in control/controls.ts. */
+const LAST_READING_MS = 8_639_936_838_000_000;
+
 // A snapshot's own consistency, beyond its schema: each check a small named function that
 // names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
 // answers undefined. Each is proven by a broken snapshot in test/snapshot/snapshot.test.ts.
@@ -52,10 +55,33 @@ export const topicResetsInConfiguredCaches: SnapshotCheck = (snapshot, caches) =
   return i < 0 ? undefined : `body.topicResets.${i}.cache ${unknownCache(snapshot.topicResets[i]!.cache, caches)}`;
 };
 
+/** Every time is one the clock can show (a leap second, say, is not). */
+export const timesReadable: SnapshotCheck = (snapshot) => {
+  const times: [string, string | undefined][] = [
+    ['body.takenAt', snapshot.takenAt],
+    ...snapshot.faults.flatMap((f, i): [string, string | undefined][] => [
+      [`body.faults.${i}.createdAt`, f.createdAt],
+      [`body.faults.${i}.endsAt`, f.endsAt],
+    ]),
+    ...snapshot.topicResets.map((r, i): [string, string | undefined] => [`body.topicResets.${i}.at`, r.at]),
+    ...snapshot.tokenWithdrawals.map((w, i): [string, string | undefined] => [`body.tokenWithdrawals.${i}.at`, w.at]),
+  ];
+  const bad = times.find(([, time]) => time !== undefined && !(Math.abs(Date.parse(time)) <= LAST_READING_MS));
+  return bad && `${bad[0]} '${bad[1]}' is not a time the clock can show`;
+};
+
+/** A real clock's offset keeps it before the last date there is. */
+export const clockInRange: SnapshotCheck = (snapshot) =>
+  snapshot.clock.mode === 'real' && Date.now() + snapshot.clock.offsetMs > LAST_READING_MS
+    ? `body.clock.offsetMs takes the clock past ${new Date(LAST_READING_MS).toISOString()}`
+    : undefined;
+
 export const snapshotChecks: readonly SnapshotCheck[] = [
   topicsInConfiguredCaches,
   eachTopicOnce,
   messagesNumberedWithoutGaps,
   faultIdsUnique,
   topicResetsInConfiguredCaches,
+  timesReadable,
+  clockInRange,
 ];

@@ -277,6 +277,19 @@ describe('a bad snapshot', () => {
       /body\.faults\.0\.rule: code 'cache_not_found' answers 404, not 500/,
     ],
     [
+      'a time the clock cannot show',
+      (s) => ({
+        ...s,
+        tokenWithdrawals: [{ tokenId: 'x', how: 'revoked', at: '2030-12-31T23:59:60Z', scheduled: false }],
+      }),
+      /body\.tokenWithdrawals\.0\.at '2030-12-31T23:59:60Z' is not a time the clock can show/,
+    ],
+    [
+      'a real clock past the last date there is',
+      (s) => ({ ...s, clock: { mode: 'real', offsetMs: 8_639_936_838_000_000 } }),
+      /body\.clock\.offsetMs takes the clock past/,
+    ],
+    [
       'a fault id twice',
       (s) => {
         const fault = { id: 'f1', rule: { status: 500 }, started: true, matched: 0, fired: 0, createdAt: s.takenAt };
