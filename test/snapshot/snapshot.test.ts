@@ -212,6 +212,24 @@ describe('PUT /_emulator/snapshot', () => {
     expect(target.state().topics.find((t) => t.topic === 'texts')!.page).toBeGreaterThan(page);
   });
 
+  it('takes bodies beyond the 1 MiB of other control operations', async () => {
+    const e = await emulator({ retention: 1000 });
+    const messages = Array.from({ length: 400 }, (_, i) => ({
+      sequenceNumber: i + 1,
+      value: { text: 'x'.repeat(4000) },
+    }));
+    const snapshot = {
+      ...e.snapshot(),
+      topics: [{ cache: CACHE, topic: 'big', page: 7, nextSequenceNumber: 401, messages }],
+    };
+    expect(JSON.stringify(snapshot).length).toBeGreaterThan(1024 * 1024);
+    const response = await putSnapshot(e, snapshot);
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(e.state().topics[0]).toMatchObject({ topic: 'big', page: 7, retainedCount: 400 });
+    const tooBig = await clientOf(e).control('POST', '/scenario', { description: 'x'.repeat(1024 * 1024) });
+    expect(tooBig.status).toBe(413);
+  });
+
   it('keeps the newest --retention messages of a topic with more, with their numbers', async () => {
     const source = await emulator({ retention: 10 });
     await publishMany(source, 't', 10);
