@@ -7,7 +7,7 @@ import type { EmulatorMetrics } from './metrics.js';
 
 // TEMPORARY, the one place requests are counted until the request path emits its exchange
 // records (`{ kind: 'request', record: ExchangeFacts }`, emulator/exchange.ts) on the event
-// stream: then metrics count from those, and this hook goes. A root onSend hook sees a
+// stream: then `metrics.countExchanges(context.events)` counts from those, and this hook goes. A root onSend hook sees a
 // subscribe answer before an "after N items" fault cuts it, so such a cut is counted uncut.
 
 const DISCONTINUITY = '{"discontinuity":';

@@ -1,4 +1,7 @@
 import type { EmulatorContext } from '../context.js';
+import type { EmulatorEvents } from '../events.js';
+import type { ExchangeFacts } from '../exchange.js';
+import { answeredFromExchange } from './from-exchange.js';
 import { exposition } from './exposition.js';
 import { MetricsRecorder, type AnsweredRequest } from './recorder.js';
 
@@ -15,6 +18,15 @@ export class EmulatorMetrics {
   /** Counts one answered request. */
   answered(request: AnsweredRequest): void {
     this.recorder.answered(request);
+  }
+
+  /** Counts every answered request of the event stream's exchange records; returns the function that stops it. */
+  countExchanges(events: EmulatorEvents): () => void {
+    return events.on((event) => {
+      if (event.kind !== 'request') return;
+      const answered = answeredFromExchange(event.record as ExchangeFacts);
+      if (answered) this.recorder.answered(answered);
+    });
   }
 
   /** What a Prometheus scrape gets. */

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
+import type { ExchangeFacts } from '../../emulator/exchange.js';
+import { EmulatorEvents } from '../../emulator/events.js';
 import { exposition } from '../../emulator/metrics/exposition.js';
+import { EmulatorMetrics } from '../../emulator/metrics/metrics.js';
 import { MetricsRecorder } from '../../emulator/metrics/recorder.js';
 import { CACHE, clientOf, itemsOf, numbersOf, publishMany, start, waitForWaiting } from '../control/helpers.js';
 
@@ -99,5 +102,30 @@ describe('the wake-up latency histogram', () => {
     expect(line(`${name}_bucket{le="+Inf"}`)).toBe(`${name}_bucket{le="+Inf"} 5`);
     expect(line(`${name}_count`)).toBe(`${name}_count 5`);
     expect(Number(line(`${name}_sum`)!.split(' ')[1])).toBeCloseTo(2.00615, 6);
+  });
+});
+
+describe('counting from the event stream', () => {
+  it('counts each answered exchange record once; a dropped request (no status) is not counted', async () => {
+    const events = new EmulatorEvents();
+    const metrics = new EmulatorMetrics(emulator.context);
+    const stop = metrics.countExchanges(events);
+    const record = (facts: Partial<ExchangeFacts>) =>
+      events.emit({
+        kind: 'request',
+        at: 0,
+        record: { plane: 'service', operation: 'subscribe', status: 200, items: [], discontinuity: null, ...facts },
+      });
+    record({ items: [4, 5, 6], discontinuity: { lastTopicSequence: 3, newTopicSequence: 4, newSequencePage: 9 } });
+    record({ operation: 'publish', status: 204 });
+    record({ operation: 'publish', status: null, dropped: true });
+    stop();
+    record({ operation: 'publish', status: 204 });
+    const { text } = await metrics.scrape();
+    expect(text).toContain('topics_emulator_requests_total{plane="service",operation="subscribe",status="200"} 1');
+    expect(text).toContain('topics_emulator_requests_total{plane="service",operation="publish",status="204"} 1');
+    expect(text).toMatch(/^topics_emulator_publishes_total 1$/m);
+    expect(text).toMatch(/^topics_emulator_deliveries_total 3$/m);
+    expect(text).toMatch(/^topics_emulator_discontinuities_total 1$/m);
   });
 });

@@ -1,0 +1,18 @@
+import type { ExchangeFacts } from '../exchange.js';
+import type { AnsweredRequest } from './recorder.js';
+
+/**
+ * What an exchange record (the event stream's `request` events) adds to the counters; undefined
+ * for a request that got no answer (dropped, or its client went away first). Once the request
+ * path emits these, metrics count from them and answered-hook.ts goes.
+ */
+export function answeredFromExchange(facts: ExchangeFacts): AnsweredRequest | undefined {
+  if (facts.status === null) return undefined;
+  return {
+    plane: facts.plane,
+    operation: facts.operation,
+    status: facts.status,
+    items: facts.items.length,
+    discontinuity: facts.discontinuity !== null,
+  };
+}
