@@ -58,7 +58,7 @@ export class InMemoryTopicStore implements TopicStore {
     if (!topics) throw new RangeError(`no cache ${cache}`);
     let topic = topics.get(name);
     if (!topic) {
-      topic = new Topic(cache, name, this.pages.next(), this.settings, this.waiting);
+      topic = this.newTopic(cache, name, this.pages.next());
       topics.set(name, topic);
     }
     return topic;
@@ -108,7 +108,7 @@ export class InMemoryTopicStore implements TopicStore {
     const answered = this.clear();
     this.pages.passed(lastPage);
     for (const content of topics) {
-      const topic = new Topic(content.cache, content.topic, content.page, this.settings, this.waiting);
+      const topic = this.newTopic(content.cache, content.topic, content.page);
       topic.restore(
         content.nextSequenceNumber,
         content.messages.map((m) => messageValueOf(m.value)),
@@ -117,6 +117,11 @@ export class InMemoryTopicStore implements TopicStore {
       this.pages.passed(content.page);
     }
     return answered;
+  }
+
+  // Every topic of the store is made here, whether created on use or loaded.
+  private newTopic(cache: string, name: string, page: number): Topic {
+    return new Topic(cache, name, page, this.settings, this.waiting);
   }
 
   clear(): WaitingSubscriber[] {
