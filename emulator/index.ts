@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp } from './http/app.js';
 import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
@@ -23,7 +23,7 @@ export type {
 } from './control/controls.js';
 export type { TokenWithdrawal } from './control/token-withdrawals.js';
 export type { ChaosInput, ChaosKind, ChaosView } from './faults/chaos.js';
-export type { ScheduledTopicReset, TopicReset } from './faults/page-changes.js';
+export type { ScheduledTopicReset, TopicReset } from './topics/page-changes.js';
 export type { FaultRuleInput, FaultView } from './faults/rule.js';
 export type { LimitsProfile, LimitsView } from './limits/account-limits.js';
 export type { ScenarioApplied, ScenarioInput } from './scenario/apply.js';
@@ -85,7 +85,8 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const drain = () =>
     (draining ??= (async () => {
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
-      const answered = context.store.clear();
+      const answered = context.waiting.answerAll();
+      context.store.clear();
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(answered.map((s) => s.flushed())),

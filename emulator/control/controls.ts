@@ -3,7 +3,7 @@ import type { ClockState } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
 import type { ChaosInput, ChaosView } from '../faults/chaos.js';
-import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
+import type { ScheduledTopicReset, TopicReset } from '../topics/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
 import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
 import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
@@ -89,7 +89,7 @@ export class EmulatorControls {
     const removedFaults = faults.reset();
     pageChanges.reset();
     this.withdrawals.reset();
-    const answeredSubscribers = store.waitingCount();
+    const answeredSubscribers = this.context.waiting.answerAll().length;
     store.clear();
     auth.reset();
     clock.useRealTime();

@@ -6,7 +6,7 @@ import type {
   FastifyRequest,
   FastifySchemaValidationError,
 } from 'fastify';
-import { errorHandler, sendError } from '../error-handler.js';
+import { errorHandler, sendError } from '../http/error-handler.js';
 import { EmulatorError } from '../errors.js';
 import { parseYaml } from '../yaml.js';
 import type { OpenApiDocument } from '../openapi-routes.js';

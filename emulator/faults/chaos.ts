@@ -1,4 +1,5 @@
-import type { FaultEffect, RequestFacts, ServiceOperation } from './rule.js';
+import type { RequestFacts, ServiceOperation } from '../requests.js';
+import type { FaultEffect } from './rule.js';
 import { seededRandom, type Random } from './random.js';
 
 // Seeded chaos: each matching request draws from one PRNG; with probability `rate` it gets a

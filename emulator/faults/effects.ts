@@ -1,8 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorError } from '../errors.js';
-import { defaultCodes, type FaultEffect, type RequestFacts } from './rule.js';
+import type { DecidedBy } from '../exchange.js';
+import type { Effect } from '../requests.js';
+import { defaultCodes, type FaultEffect } from './rule.js';
 
-// What a fault does to one request, and how it reads in a log line.
+// What a fault does to one request, as the plain effect the HTTP layer applies, and how it
+// reads in a log line.
 
 /** The error a status effect answers: the registry's body, Retry-After for 429 (default 1 s). */
 export function faultError(effect: FaultEffect): EmulatorError {
@@ -15,10 +17,14 @@ export function faultError(effect: FaultEffect): EmulatorError {
   );
 }
 
-/** Ends the connection without an answer: the client sees the socket close. */
-export function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
-  if (!reply.sent) reply.hijack();
-  request.raw.socket?.destroy();
+/** A rule's or chaos's effect, as the request path applies it. */
+export function effectOf(effect: FaultEffect, decidedBy: DecidedBy): Effect {
+  return {
+    decidedBy,
+    ...(effect.delayMs ? { delayMs: effect.delayMs } : {}),
+    ...(effect.drop ? { drop: true } : {}),
+    ...(effect.status ? { error: faultError(effect) } : {}),
+  };
 }
 
 export function describeEffect(effect: FaultEffect): string {
@@ -32,18 +38,4 @@ export function describeEffect(effect: FaultEffect): string {
     );
   }
   return parts.join(', then ');
-}
-
-export function describeRequest(facts: RequestFacts): string {
-  return `${facts.operation} ${facts.cache}/${facts.topic}`;
-}
-
-/** Log fields for a request: never the token, only its id. */
-export function requestFields(facts: RequestFacts): Record<string, string> {
-  return {
-    operation: facts.operation,
-    cache: facts.cache,
-    topic: facts.topic,
-    ...(facts.tokenId !== undefined ? { tokenId: facts.tokenId } : {}),
-  };
 }

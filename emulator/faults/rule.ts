@@ -1,19 +1,11 @@
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
+import type { RequestFacts, ServiceOperation } from '../requests.js';
 import { randomSeed, seededRandom, type Random } from './random.js';
 
 // A fault rule (openapi/control.yaml FaultRuleInput): which requests it matches, what it does
 // to them, how often. The document validates its shape; this file keeps its counters.
 
-export type ServiceOperation = 'publish' | 'subscribe';
 export type FaultStatus = 400 | 401 | 403 | 404 | 429 | 500 | 503;
-
-/** What a rule can know about a request: its operation, topic and token id (never the token). */
-export interface RequestFacts {
-  operation: ServiceOperation;
-  cache: string;
-  topic: string;
-  tokenId: string | undefined;
-}
 
 /** What happens to a request a fault hits. */
 export interface FaultEffect {

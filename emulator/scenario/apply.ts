@@ -1,5 +1,5 @@
 import type { ChaosInput, ChaosView } from '../faults/chaos.js';
-import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
+import type { ScheduledTopicReset, TopicReset } from '../topics/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
 import type { LimitsProfile, LimitsView } from '../limits/account-limits.js';
 import type { ClockState } from '../clock.js';

@@ -33,7 +33,7 @@ process.on('message', async (message: { id: number; gc?: boolean; close?: boolea
   const measure: ChildMeasure = {
     heapUsed: process.memoryUsage().heapUsed,
     rss: process.memoryUsage().rss,
-    waiting: emulator.context.store.waitingCount(),
+    waiting: emulator.context.waiting.size,
     pendingTimers: emulator.context.clock.state().pendingTimers,
     connections: await connections(),
   };

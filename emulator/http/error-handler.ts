@@ -2,8 +2,9 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } fr
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { EmulatorError, errorRegistry, type ErrorCode } from './errors.js';
-import { redactUrl } from './logging.js';
+import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
+import { redactUrl } from '../logging.js';
+import { recordError } from './exchanges.js';
 
 // Every failure leaves as `{code, message}` from the one registry, whatever raised it:
 // our own errors, fastify's validation and body errors, unknown routes, malformed HTTP.
@@ -33,6 +34,8 @@ export function toEmulatorError(error: FastifyError, payloadLimit: number): Emul
 }
 
 export function sendError(reply: FastifyReply, error: EmulatorError): FastifyReply {
+  const exchange = reply.request.exchange;
+  if (exchange) recordError(exchange, error);
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }
 

@@ -1,23 +1,34 @@
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
-  type FastifyInstance,
   type FastifySchemaCompiler,
   type FastifyServerOptions,
-  type FastifyReply,
-  type FastifyRequest,
-  type HookHandlerDoneFunction,
+  type FastifyInstance,
 } from 'fastify';
-import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
-import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
-import { Authenticator, type Principal } from './auth/authenticator.js';
-import { credentialFrom } from './auth/credentials.js';
+import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
+import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
+import { Authenticator, type Principal } from '../auth/authenticator.js';
+import { Clock } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { EmulatorControls } from '../control/controls.js';
+import { controlHandlers } from '../control/index.js';
+import { prepareControlScope } from '../control/scope.js';
+import { EmulatorEvents } from '../events.js';
+import type { ExchangeFacts } from '../exchange.js';
+import type { DeliveryWatch } from '../faults/deliveries.js';
+import { FaultInjector } from '../faults/injector.js';
+import * as topicsValidators from '../generated/topics-validators.js';
+import { topicsHandlers } from '../handlers/index.js';
+import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
+import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
+import { validatorName, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
+import { browserGuard } from '../security/browser-guard.js';
+import { registerCors } from '../security/cors.js';
+import type { EmulatorSettings } from '../settings.js';
+import { PageChanges } from '../topics/page-changes.js';
+import { InMemoryTopicStore } from '../topics/store.js';
+import { answerRead, applyEffectNow } from './answers.js';
 import { registerBodyParsers } from './body-parsers.js';
-import { Clock } from './clock.js';
-import type { EmulatorContext, OperationHandler, TopicParams } from './context.js';
-import { EmulatorControls } from './control/controls.js';
-import { controlHandlers } from './control/index.js';
-import { prepareControlScope } from './control/scope.js';
 import { connectionGuard } from './connection-guard.js';
 import {
   clientErrorHandler,
@@ -26,27 +37,17 @@ import {
   frameworkErrorHandler,
   notFoundHandler,
 } from './error-handler.js';
-import { EmulatorError } from './errors.js';
-import { EmulatorEvents } from './events.js';
-import { serviceHooks } from './faults/hooks.js';
-import { FaultInjector } from './faults/injector.js';
-import { PageChanges } from './faults/page-changes.js';
-import { WaitingRequests } from './faults/waiting-requests.js';
-import { topicsHandlers } from './handlers/index.js';
-import { createLogger, logsEachRequest, redactUrl } from './logging.js';
-import { operationRoutes, validatorName, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
-import * as topicsValidators from './generated/topics-validators.js';
-import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
-import { browserGuard } from './security/browser-guard.js';
-import { registerCors } from './security/cors.js';
-import type { EmulatorSettings } from './settings.js';
-import { InMemoryTopicStore } from './topics/store.js';
+import { registerOperations, routesOf } from './operations.js';
+import { WaitingSubscribes } from './waiting.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Who called, once authenticated (auth-hooks.ts). */
     principal: Principal | null;
-    /** Set by the subscribe handler while the request waits: answers it from outside (faults). */
-    abandonWait: (() => boolean) | null;
+    /** The "after N items" fault rules this subscribe counts towards (admission.ts); null for most. */
+    deliveries: DeliveryWatch | null;
+    /** The facts of this exchange, gathered only while someone listens to the events (exchanges.ts). */
+    exchange: ExchangeFacts | null;
   }
 }
 
@@ -55,32 +56,16 @@ export const documents = {
   control: controlDocument as unknown as OpenApiDocument,
 };
 
-/** Binds each operation of a document to its one handler; a missing or extra handler is a start-up error. */
-export function bindHandlers(document: OpenApiDocument, handlers: OperationHandler[]) {
-  const byId = new Map(handlers.map((h) => [h.operationId, h]));
-  const routes = operationRoutes(document);
-  const missing = routes.filter((r) => !byId.has(r.operationId)).map((r) => r.operationId);
-  const extra = [...byId.keys()].filter((id) => !routes.some((r) => r.operationId === id));
-  if (missing.length || extra.length || byId.size !== handlers.length) {
-    throw new Error(
-      `operations and handlers differ: missing ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}`,
-    );
-  }
-  return routes.map((route) => ({ route, handler: byId.get(route.operationId)! }));
-}
-
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 /**
  * Fastify's schema compilers, replaced: the topics routes' parameters are checked by the code
  * generated from the document at build time (scripts/compile-validators.ts), so neither Ajv nor
- * fast-json-stringify is loaded or compiles anything at start (issue 6, start-up). The control
+ * fast-json-stringify is loaded or compiles anything at start. The control
  * plane sets its own compiler (control/scope.ts); no route has a response schema.
  */
 function generatedCompilers(document: OpenApiDocument, generated: Readonly<Record<string, unknown>>): CompilersFactory {
-  const operationIds = new Map(
-    operationRoutes(document).map((route) => [`${route.method} ${route.url}`, route.operationId]),
-  );
+  const operationIds = new Map(routesOf(document).map((route) => [`${route.method} ${route.url}`, route.operationId]));
   const validatorCompiler: FastifySchemaCompiler<unknown> = ({ method, url, httpPart }) => {
     const validate = generated[validatorName(operationIds.get(`${method} ${url}`) ?? '', httpPart ?? '')];
     if (typeof validate !== 'function')
@@ -96,71 +81,8 @@ function generatedCompilers(document: OpenApiDocument, generated: Readonly<Recor
   } as unknown as CompilersFactory;
 }
 
-function registerOperations(
-  scope: FastifyInstance,
-  context: EmulatorContext,
-  document: OpenApiDocument,
-  handlers: OperationHandler[],
-): void {
-  const { auth, store, faults, limits } = context;
-  for (const { route, handler } of bindHandlers(document, handlers)) {
-    const access = handler.access;
-    const hooks = access && serviceHooks(context, access);
-    scope.route({
-      method: route.method,
-      url: route.url,
-      schema: route.schema,
-      // Credentials first, before the body is read: a stranger's body is never buffered.
-      ...(access && {
-        // Callback-style hooks: a credential seen before is settled without a promise.
-        onRequest: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-          let credential: string;
-          try {
-            credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
-            const known = auth.known(credential);
-            if (known) {
-              request.principal = known;
-              return done();
-            }
-          } catch (error) {
-            return done(error as Error);
-          }
-          auth.authenticate(credential).then((principal) => {
-            request.principal = principal;
-            done();
-          }, done);
-        },
-        // After the document's parameter validation: a bad name is a 400 before any 403 or 404.
-        preHandler: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-          const { cacheName, topicName } = request.params as TopicParams;
-          try {
-            auth.authorize(request.principal!, access, cacheName, topicName);
-            if (!store.hasCache(cacheName))
-              throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
-          } catch (error) {
-            return done(error as Error);
-          }
-          // Fault rules, chaos, account limits: two boolean checks when switched off.
-          if (!faults.active && !limits.active) return done();
-          hooks!.admit(request, reply).then(() => done(), done);
-        },
-        ...(hooks!.onSend && { onSend: hooks!.onSend }),
-      }),
-      handler: hooks
-        ? (request, reply) => {
-            // A subscribe that waits has parked by the time handle() returns. The service's
-            // handlers are synchronous: no promise per request.
-            const answer = handler.handle(request, reply, route);
-            hooks.afterHandler(request, reply);
-            return answer;
-          }
-        : (request, reply) => handler.handle(request, reply, route),
-    });
-  }
-}
-
 function bodyKindsOf(document: OpenApiDocument): Map<string, BodyKind> {
-  return new Map(operationRoutes(document).flatMap((r) => [...r.bodyKinds]));
+  return new Map(routesOf(document).flatMap((r) => [...r.bodyKinds]));
 }
 
 export interface EmulatorApp {
@@ -213,28 +135,34 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
   const store = new InMemoryTopicStore(settings.caches, settings, clock);
-  const waitingRequests = new WaitingRequests();
   const pageChanges = new PageChanges(store, clock, log);
+  // The waiting subscribes answer through answers.ts, like every other service answer.
+  const waiting = new WaitingSubscribes(clock, settings.longPollTimeoutMs, {
+    read: (request, reply, read) => answerRead(context, request, reply, read),
+    effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
+  });
+  const events = new EmulatorEvents();
   const context: EmulatorContext = {
     settings,
     clock,
     log,
     store,
     auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
-    waitingRequests,
+    waiting,
     pageChanges,
-    events: new EmulatorEvents(),
-    faults: new FaultInjector(clock, log, waitingRequests, pageChanges),
-    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, log),
+    events,
+    faults: new FaultInjector(clock, log, waiting, pageChanges),
+    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waiting, log),
   };
   const controls = new EmulatorControls(context);
   app.decorateRequest('principal', null);
-  app.decorateRequest('abandonWait', null);
+  app.decorateRequest('deliveries', null);
+  app.decorateRequest('exchange', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
   // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
   const browser = browserGuard(settings);
-  app.addHook('onRequest', connectionGuard(browser));
+  app.addHook('onRequest', connectionGuard(browser, events, clock));
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug(
@@ -251,13 +179,12 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   });
   await app.register(async (scope) => {
     prepareControlScope(scope, settings, controlDocument, log);
+    const served = new Set(routesOf(controlDocument).map((route) => route.operationId));
     registerOperations(
       scope,
       context,
       controlDocument,
-      controlHandlers(controls).filter((h) =>
-        operationRoutes(controlDocument).some((r) => r.operationId === h.operationId),
-      ),
+      controlHandlers(controls).filter((h) => served.has(h.operationId)),
     );
   });
   return { app, context, controls };

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
-import type { TopicStore } from '../topics/store.js';
+import type { TopicStore } from './store.js';
 
 // Page changes on demand: a topic evicted and recreated now, after the message numbered K, or
 // after some clock time. Each is logged with why, since every waiting subscriber of the topic
