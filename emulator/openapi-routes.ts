@@ -13,6 +13,8 @@ export interface OperationRoute {
   schema: FastifySchema;
   /** Request body media types and how each is delivered (x-emulator-delivered-as). */
   bodyKinds: ReadonlyMap<string, BodyKind>;
+  /** The operation asks for no credential (`security: []`), e.g. health. */
+  open: boolean;
 }
 
 interface Parameter {
@@ -24,6 +26,7 @@ interface Parameter {
 
 interface Operation {
   operationId?: string;
+  security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { 'x-emulator-delivered-as'?: BodyKind; schema?: Record<string, unknown> }> };
 }
@@ -50,6 +53,9 @@ function objectSchema(parameters: Parameter[], nameOf: (p: Parameter) => string)
  */
 export const validatorName = (operationId: string, httpPart: string) => `${operationId}_${httpPart}`;
 
+/** A document path in fastify's form: `/topics/{cacheName}` -> `/topics/:cacheName`. */
+export const routeUrl = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
 export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
   const routes: OperationRoute[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
@@ -73,11 +79,12 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
       routes.push({
         operationId: operation.operationId,
         method: method.toUpperCase() as HTTPMethods,
-        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        url: routeUrl(path),
         schema,
         bodyKinds: new Map(
           Object.entries(content).map(([type, media]) => [type, media['x-emulator-delivered-as'] ?? 'binary']),
         ),
+        open: Array.isArray(operation.security) && operation.security.length === 0,
       });
     }
   }

@@ -21,7 +21,7 @@ import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from '../handlers/index.js';
 import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
 import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
-import { validatorName, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
+import { routeUrl, validatorName, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
 import { registerCors } from '../security/cors.js';
 import type { EmulatorSettings } from '../settings.js';
@@ -94,9 +94,12 @@ export interface EmulatorApp {
 /** The control document, reduced to its open operations (health) when the control plane is off. */
 function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
   if (settings.controlPlane) return documents.control;
-  const paths = Object.entries(documents.control.paths).filter(([, item]) =>
-    Object.values(item).some((op) => Array.isArray((op as { security?: unknown[] })?.security)),
+  const open = new Set(
+    routesOf(documents.control)
+      .filter((route) => route.open)
+      .map((route) => route.url),
   );
+  const paths = Object.entries(documents.control.paths).filter(([path]) => open.has(routeUrl(path)));
   return { ...documents.control, paths: Object.fromEntries(paths) };
 }
 
