@@ -9,6 +9,14 @@ interface SubscribeQuery {
   sequence_page?: number;
 }
 
+function requireWhole(name: string, value: number): void {
+  if (!Number.isSafeInteger(value))
+    throw new EmulatorError(
+      'invalid_parameter',
+      `Invalid request parameter: querystring/${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
+    );
+}
+
 /** GET /topics/{cacheName}/{topicName}: answer from the cursor at once, or wait for a publish. */
 export function subscribeHandler(context: EmulatorContext): OperationHandler {
   const { store, settings, waiting, faults } = context;
@@ -20,16 +28,8 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       const query = request.query as SubscribeQuery;
       const cursor = { sequenceNumber: query.sequence_number ?? 0, sequencePage: query.sequence_page ?? 0 };
       // ajv coerces "Infinity" and "1e400" to Infinity and checks `maximum` only on finite numbers.
-      for (const [name, value] of [
-        ['sequence_number', cursor.sequenceNumber],
-        ['sequence_page', cursor.sequencePage],
-      ] as const) {
-        if (!Number.isSafeInteger(value))
-          throw new EmulatorError(
-            'invalid_parameter',
-            `Invalid request parameter: querystring/${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
-          );
-      }
+      requireWhole('sequence_number', cursor.sequenceNumber);
+      requireWhole('sequence_page', cursor.sequencePage);
       if (request.exchange && (query.sequence_number !== undefined || query.sequence_page !== undefined))
         request.exchange.cursor = { ...cursor };
       const topic = store.topic(cacheName, topicName);
