@@ -1,10 +1,4 @@
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifySchemaCompiler,
-  type FastifyServerOptions,
-  type FastifyInstance,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
 import { Authenticator, type Principal } from '../auth/authenticator.js';
@@ -21,7 +15,7 @@ import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from '../handlers/index.js';
 import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
 import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
-import { routeUrl, validatorName, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
+import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
 import { registerCors } from '../security/cors.js';
 import type { EmulatorSettings } from '../settings.js';
@@ -29,6 +23,7 @@ import { PageChanges } from '../topics/page-changes.js';
 import { InMemoryTopicStore } from '../topics/store.js';
 import { answerRead, applyEffectNow } from './answers.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { generatedCompilers } from './compilers.js';
 import { connectionGuard } from './connection-guard.js';
 import {
   clientErrorHandler,
@@ -55,31 +50,6 @@ export const documents = {
   topics: topicsDocument as unknown as OpenApiDocument,
   control: controlDocument as unknown as OpenApiDocument,
 };
-
-type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-
-/**
- * Fastify's schema compilers, replaced: the topics routes' parameters are checked by the code
- * generated from the document at build time (scripts/compile-validators.ts), so neither Ajv nor
- * fast-json-stringify is loaded or compiles anything at start. The control
- * plane sets its own compiler (control/scope.ts); no route has a response schema.
- */
-function generatedCompilers(document: OpenApiDocument, generated: Readonly<Record<string, unknown>>): CompilersFactory {
-  const operationIds = new Map(routesOf(document).map((route) => [`${route.method} ${route.url}`, route.operationId]));
-  const validatorCompiler: FastifySchemaCompiler<unknown> = ({ method, url, httpPart }) => {
-    const validate = generated[validatorName(operationIds.get(`${method} ${url}`) ?? '', httpPart ?? '')];
-    if (typeof validate !== 'function')
-      throw new Error(`no generated validator for ${method} ${url} ${httpPart}: run npm run openapi:compile`);
-    return validate as ReturnType<FastifySchemaCompiler<unknown>>;
-  };
-  // fastify's types describe Ajv's compile function; a fastify schema compiler is what it calls.
-  return {
-    buildValidator: () => validatorCompiler,
-    buildSerializer: () => () => {
-      throw new Error('no route of the emulator has a response schema');
-    },
-  } as unknown as CompilersFactory;
-}
 
 function bodyKindsOf(document: OpenApiDocument): Map<string, BodyKind> {
   return new Map(routesOf(document).flatMap((r) => [...r.bodyKinds]));

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/authenticator.js';
@@ -104,9 +104,4 @@ export function recordError(facts: ExchangeFacts, error: EmulatorError): void {
   facts.code = error.code;
   const retryAfter = error.headers['retry-after'];
   facts.retryAfterSeconds = retryAfter === undefined ? null : Number(retryAfter);
-}
-
-/** The facts of the request a reply answers, when they are being gathered. */
-export function exchangeOf(reply: FastifyReply): ExchangeFacts | null {
-  return reply.request.exchange;
 }
