@@ -10,11 +10,15 @@ import { recordRead } from './exchanges.js';
 // an account limit's) becomes a held request, a dropped connection or an error answer; a read
 // becomes a subscribe's 200, counted for "after N items" rules and the operations limit.
 
-/** Ends the connection without an answer: the client sees the socket close. */
-export function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
-  if (request.exchange) request.exchange.dropped = true;
+function endConnection(request: FastifyRequest, reply: FastifyReply): void {
   if (!reply.sent) reply.hijack();
   request.raw.socket?.destroy();
+}
+
+/** Ends the connection without an answer: the client sees the socket close. */
+function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.exchange) request.exchange.dropped = true;
+  endConnection(request, reply);
 }
 
 /**
@@ -31,7 +35,7 @@ export async function applyEffect(
   if (request.exchange) request.exchange.decidedBy = effect.decidedBy;
   if (effect.delayMs) {
     const outcome = await delays.wait(effect.delayMs, reply.raw);
-    if (outcome === 'client-gone') return dropConnection(request, reply);
+    if (outcome === 'client-gone') return endConnection(request, reply);
     if (outcome === 'cancelled')
       throw new EmulatorError('service_unavailable', 'The emulator was reset while this request was delayed.');
   }

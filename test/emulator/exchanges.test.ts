@@ -141,6 +141,27 @@ describe('exchange facts on the event stream', () => {
     expect(emulator.context.waiting.size).toBe(0);
   });
 
+  it('a client that goes away while a fault delays it: clientGone, not dropped', async () => {
+    await client.control('POST', '/faults', { operation: 'publish', delayMs: 60_000 });
+    const abort = new AbortController();
+    const pending = fetch(`${emulator.url}/topics/${CACHE}/t`, {
+      method: 'POST',
+      headers: { authorization: emulator.apiKey, 'content-type': 'text/plain' },
+      body: 'x',
+      signal: abort.signal,
+    });
+    await vi.waitFor(() => expect(emulator.context.faults.delays.size).toBe(1), { timeout: 5000, interval: 2 });
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+    expect(await record(2)).toMatchObject({
+      operation: 'publish',
+      status: null,
+      dropped: false,
+      clientGone: true,
+      decidedBy: { kind: 'fault', ruleId: 'f1' },
+    });
+  });
+
   it('404 and 405 have no operation; the query token is placed but never recorded', async () => {
     const token = emulator.apiKey;
     expect((await fetch(`${emulator.url}/nowhere?token=${token}`)).status).toBe(404);
