@@ -144,12 +144,7 @@ describe('exchange facts on the event stream', () => {
   it('a client that goes away while a fault delays it: clientGone, not dropped', async () => {
     await client.control('POST', '/faults', { operation: 'publish', delayMs: 60_000 });
     const abort = new AbortController();
-    const pending = fetch(`${emulator.url}/topics/${CACHE}/t`, {
-      method: 'POST',
-      headers: { authorization: emulator.apiKey, 'content-type': 'text/plain' },
-      body: 'x',
-      signal: abort.signal,
-    });
+    const pending = client.publish('t', 'x', { signal: abort.signal });
     await vi.waitFor(() => expect(emulator.context.faults.delays.size).toBe(1), { timeout: 5000, interval: 2 });
     abort.abort();
     await expect(pending).rejects.toThrow();
