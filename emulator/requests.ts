@@ -4,7 +4,7 @@ import type { Cursor } from './topics/read-plan.js';
 
 // What the emulator's deciders (fault rules, chaos, account limits) know of a service request
 // and what they answer, with no HTTP in it: the HTTP layer (http/) builds the facts, asks the
-// deciders, and applies what they decide in one place (http/apply-effect.ts).
+// deciders, and applies what they decide in one place (http/answers.ts).
 
 export type ServiceOperation = 'publish' | 'subscribe';
 

@@ -19,7 +19,7 @@ import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView } from
 // The fault rules and chaos decide what happens to a service request at three points: before
 // the handler (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a
 // subscribe answer leaves ("after N items" rules). They decide plain effects; the HTTP layer
-// applies them (http/apply-effect.ts). The request path reads `active` first: with no rule and
+// applies them (http/answers.ts). The request path reads `active` first: with no rule and
 // no chaos, nothing else here runs.
 
 /** What the faults decided for one request before its handler. */
