@@ -1,3 +1,7 @@
+import type {
+  IssuedToken as IssuedTokenSchema,
+  TokenRequest as TokenRequestSchema,
+} from '../../openapi/generated/control-types.js';
 import { EmulatorError } from '../errors.js';
 import { parsePermissions, type Permission } from './permissions.js';
 
@@ -14,16 +18,10 @@ const ALGORITHM = 'HS256';
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 
-export interface TokenRequest {
-  permissions: Permission[];
-  ttlSeconds: number;
-  tokenId?: string;
-}
+/** A token request as checked against the document: its ttlSeconds default applied. */
+export type TokenRequest = TokenRequestSchema & { ttlSeconds: number };
 
-export interface IssuedToken {
-  token: string;
-  expiresAt: string;
-}
+export type IssuedToken = IssuedTokenSchema;
 
 export interface VerifiedToken {
   tokenId: string | undefined;

@@ -1,3 +1,4 @@
+import type { TokenWithdrawal } from '../../openapi/generated/control-types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Clock, ClockTimer } from '../clock.js';
@@ -5,12 +6,7 @@ import type { Clock, ClockTimer } from '../clock.js';
 // Expiring or revoking a token mid-stream, now or at a clock time: later requests with a token
 // of that id answer 401 (expired_token or invalid_token).
 
-export interface TokenWithdrawal {
-  tokenId: string;
-  how: 'expired' | 'revoked';
-  at: string;
-  scheduled: boolean;
-}
+export type { TokenWithdrawal };
 
 export class TokenWithdrawals {
   private readonly pending = new Map<TokenWithdrawal, ClockTimer>();

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorError } from '../errors.js';
+import { defaultRetryAfter } from '../documents.js';
 import { defaultCodes, type FaultEffect, type RequestFacts } from './rule.js';
 
 // What a fault does to one request, and how it reads in a log line.
@@ -7,7 +8,7 @@ import { defaultCodes, type FaultEffect, type RequestFacts } from './rule.js';
 /** The error a status effect answers: the registry's body, Retry-After for 429 (default 1 s). */
 export function faultError(effect: FaultEffect): EmulatorError {
   const status = effect.status!;
-  const retryAfter = effect.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+  const retryAfter = effect.retryAfterSeconds ?? defaultRetryAfter(status);
   return new EmulatorError(
     effect.code ?? defaultCodes[status],
     effect.message,
@@ -26,7 +27,7 @@ export function describeEffect(effect: FaultEffect): string {
   if (effect.delayMs) parts.push(`delayed ${effect.delayMs} ms`);
   if (effect.drop) parts.push('connection dropped');
   if (effect.status) {
-    const retry = effect.retryAfterSeconds ?? (effect.status === 429 ? 1 : undefined);
+    const retry = effect.retryAfterSeconds ?? defaultRetryAfter(effect.status);
     parts.push(
       `answered ${effect.status} ${effect.code ?? defaultCodes[effect.status]}${retry === undefined ? '' : ` (Retry-After ${retry})`}`,
     );
