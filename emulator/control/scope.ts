@@ -9,7 +9,7 @@ import type {
 import { errorHandler, sendError } from '../error-handler.js';
 import { EmulatorError } from '../errors.js';
 import { parseYaml } from '../yaml.js';
-import type { OpenApiDocument } from '../openapi-routes.js';
+import { routeUrl, type OpenApiDocument } from '../openapi-routes.js';
 import type { EmulatorSettings } from '../settings.js';
 import { adminKeyCheck } from './admin-key.js';
 import { compileCheck } from './validation.js';
@@ -27,7 +27,7 @@ function openUrls(document: OpenApiDocument): Set<string> {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const operation of Object.values(item)) {
       const security = (operation as { security?: unknown[] } | undefined)?.security;
-      if (Array.isArray(security) && security.length === 0) open.add(path.replace(/\{(\w+)\}/g, ':$1'));
+      if (Array.isArray(security) && security.length === 0) open.add(routeUrl(path));
     }
   }
   return open;
