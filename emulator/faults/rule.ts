@@ -109,9 +109,9 @@ export class FaultRule {
     return true;
   }
 
+  /** The rule's effect members (status, code, message, retryAfterSeconds, drop, delayMs). */
   effect(): FaultEffect {
-    const { status, code, message, retryAfterSeconds, drop, delayMs } = this.rule;
-    return { status, code, message, retryAfterSeconds, drop, delayMs };
+    return this.rule;
   }
 
   /** How the rule is described in log lines: its id and how far it has got. */

@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { methodsByPath, type OpenApiDocument } from '../openapi-routes.js';
 import type { OriginPolicy, Plane } from './origins.js';
 
