@@ -60,7 +60,7 @@ async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> 
     const value: unknown = parseYaml(text);
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new Error('it must hold an object of settings');
-    return value as Partial<EmulatorSettings>;
+    return value;
   } catch (error) {
     throw new SettingsError(`Cannot parse config file ${path}: ${(error as Error).message}`);
   }
@@ -99,7 +99,7 @@ async function settingsFrom(flags: Flags): Promise<EmulatorSettings> {
     const { words } = settingsTable[key] as SettingRow;
     fromFlags[key] = words ? value === words[0] : value;
   }
-  return resolveSettings(file, fromFlags as Partial<EmulatorSettings>);
+  return resolveSettings(file, fromFlags);
 }
 
 function controlLines(emulator: RunningEmulator): string[] {

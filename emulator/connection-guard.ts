@@ -25,7 +25,7 @@ type CountedSocket = Socket & { [unanswered]?: number };
 
 // A shared listener (no closure per request): a response, once closed, no longer counts.
 function answered(this: ServerResponse): void {
-  (this.req.socket as CountedSocket)[unanswered]! -= 1;
+  (this.req.socket as CountedSocket)[unanswered] -= 1;
 }
 
 export function connectionGuard(browser: BrowserGuard) {
@@ -46,7 +46,7 @@ export function connectionGuard(browser: BrowserGuard) {
         method: request.method,
         host,
         origin,
-        fetchSite: fetchSite as string | undefined,
+        fetchSite: fetchSite,
         plane,
       });
       if (refusal) return done(refusal);

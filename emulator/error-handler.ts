@@ -78,23 +78,21 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
  * percent-escape in the path, or a path segment longer than the router takes. Both are a bad
  * path parameter; the message does not echo the path, which may hold a token.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, frameworkError(error));
+}
+
+function frameworkError(error: FastifyError): EmulatorError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(
-        reply,
-        new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.'),
-      );
+      return new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(
-        reply,
-        new EmulatorError(
-          'invalid_parameter',
-          'A path segment is too long: cache and topic names have at most 255 characters.',
-        ),
+      return new EmulatorError(
+        'invalid_parameter',
+        'A path segment is too long: cache and topic names have at most 255 characters.',
       );
     default:
-      return sendError(reply, new EmulatorError('internal_error'));
+      return new EmulatorError('internal_error');
   }
 }
 

@@ -98,7 +98,7 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
       if (json?.schema && json['x-emulator-delivered-as'] === undefined) schema.body = json.schema;
       routes.push({
         operationId: operation.operationId,
-        method: method.toUpperCase() as HTTPMethods,
+        method: method.toUpperCase(),
         url: routeUrl(path),
         schema,
         bodyKinds: new Map(

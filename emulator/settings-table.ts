@@ -14,7 +14,7 @@ export interface SettingRow {
   flag: string;
   env: string;
   schema: Schema;
-  default?: unknown;
+  default?: string | number | boolean | readonly string[];
   help: string;
   /** How the default reads in help and README when the value itself would not say it. */
   shownDefault?: string;

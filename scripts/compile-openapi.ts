@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
 import { typesPath, typesSource } from './compile-types.js';
+import type { OpenApiDocument } from '../emulator/openapi-routes.js';
 import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from './compile-validators.js';
 
 export const documents = ['topics', 'control'] as const;
@@ -53,7 +54,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       console.log('openapi/generated/scenario.schema.json written');
     }
     if (name === 'topics') {
-      writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled)));
+      writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled) as OpenApiDocument));
       console.log('emulator/generated/topics-validators.ts written');
     }
   }

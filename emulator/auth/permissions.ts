@@ -61,8 +61,8 @@ export function parsePermissions(value: unknown): { permissions: Permission[] } 
     permissions.push({
       role: p.role as Role,
       cache: p.cache,
-      ...(p.topic !== undefined ? { topic: p.topic as string } : {}),
-      ...(p.topicPrefix !== undefined ? { topicPrefix: p.topicPrefix as string } : {}),
+      ...(p.topic !== undefined ? { topic: p.topic } : {}),
+      ...(p.topicPrefix !== undefined ? { topicPrefix: p.topicPrefix } : {}),
     });
   }
   return { permissions };

@@ -108,7 +108,7 @@ const checks = new Map<string, (value: unknown) => string | undefined>();
 /** Checks a value against one of the document's schemas (applying its defaults), or throws 400 invalid_body. */
 export function checked<N extends ControlSchemaName>(name: N, value: unknown): ControlSchemas[N] {
   let check = checks.get(name);
-  if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name] as object)));
+  if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name])));
   const copy = value === undefined ? {} : structuredClone(value);
   const problem = check(copy);
   if (problem) throw new EmulatorError('invalid_body', `The request body is invalid: ${problem}.`);

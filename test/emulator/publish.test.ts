@@ -202,7 +202,7 @@ describe('publish', () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('GARBAGE\r\n\r\n'));
       let data = '';
-      socket.on('data', (chunk) => (data += chunk));
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
       socket.on('end', () => resolve(data));
       socket.on('error', reject);
     });
