@@ -20,7 +20,7 @@ interface TimerRecord extends ClockTimer {
 }
 
 export class Clock {
-  private mode: 'real' | 'virtual' = 'real';
+  private mode: ClockView['mode'] = 'real';
   private offsetMs = 0;
   private virtualNowMs = 0;
   private readonly timers = new Set<TimerRecord>();

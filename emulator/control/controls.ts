@@ -238,7 +238,7 @@ export class EmulatorControls {
 
   private withdraw(
     tokenId: string,
-    how: 'expired' | 'revoked',
+    how: TokenWithdrawal['how'],
     { afterMs }: WithdrawalInput,
     why: string,
   ): TokenWithdrawal {

@@ -17,7 +17,7 @@ export class TokenWithdrawals {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  withdraw(tokenId: string, how: 'expired' | 'revoked', afterMs = 0, why = 'control plane'): TokenWithdrawal {
+  withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {
     // One reading of the clock: the time shown is exactly the time the withdrawal fires.
     const due = this.clock.now() + afterMs;
     const at = new Date(due).toISOString();
@@ -45,7 +45,7 @@ export class TokenWithdrawals {
     this.pending.clear();
   }
 
-  private apply(tokenId: string, how: 'expired' | 'revoked', why: string): void {
+  private apply(tokenId: string, how: TokenWithdrawal['how'], why: string): void {
     this.auth.withdraw(tokenId, how);
     this.log.info({ tokenId, how, why }, `token ${how}: every token with id '${tokenId}' now answers 401 (${why})`);
   }

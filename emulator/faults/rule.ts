@@ -6,7 +6,8 @@ import { randomSeed, seededRandom, type Random } from './random.js';
 // A fault rule (openapi/control.yaml FaultRuleInput): which requests it matches, what it does
 // to them, how often. The document validates its shape; this file keeps its counters.
 
-export type ServiceOperation = 'publish' | 'subscribe';
+/** A service request's operation: the document's Operation less `any`. */
+export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>, 'any'>;
 export type { FaultRuleInput, FaultStatus };
 export type FaultView = Fault;
 
