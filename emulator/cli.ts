@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
 import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
+import { tokenTtlSeconds } from './documents.js';
 import { parseDuration } from './durations.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { limitsProfileOf } from './limits/account-limits.js';
@@ -214,7 +215,7 @@ const token = program
   .addOption(new Option('--role <role>', 'what the token may do').choices([...roles]).default('publishsubscribe'))
   .addOption(
     new Option('--ttl <duration>', 'lifetime, at most 25h (plain numbers are seconds)')
-      .default(3_600_000, '1h')
+      .default(tokenTtlSeconds.default * 1000, `${tokenTtlSeconds.default / 3600}h`)
       .argParser(duration(1000)),
   )
   .option('--token-id <id>', 'an id for the token (at most 64 characters)')

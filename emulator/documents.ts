@@ -36,3 +36,16 @@ export function chaosInputDefaults(): Required<Pick<ChaosInput, 'rate' | 'kinds'
 
 /** The roles a token's permission may name (Permission.role). */
 export const roles = schemas.Permission.properties.role.enum as readonly Permission['role'][];
+
+/** A token's lifetime in seconds (TokenRequest.ttlSeconds): the longest and the default. */
+export const tokenTtlSeconds = {
+  max: schemas.TokenRequest.properties.ttlSeconds.maximum,
+  default: schemas.TokenRequest.properties.ttlSeconds.default,
+};
+
+/**
+ * The clock's last reading (ClockInput.setTo's maximum): a Date ends at 8.64e15 ms, and times
+ * are scheduled from the clock up to two DurationMs (a rule's start, then its end) and a token
+ * lifetime beyond it.
+ */
+export const lastClockReadingMs = (schemas.ClockInput.properties.setTo.oneOf[1] as { maximum: number }).maximum;

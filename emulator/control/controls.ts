@@ -20,6 +20,7 @@ import type {
 } from '../../openapi/generated/control-types.js';
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
+import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
 import { applyScenario } from '../scenario/apply.js';
@@ -32,10 +33,6 @@ import { TokenWithdrawals } from './token-withdrawals.js';
 // route's validator, api.ts, or the scenario's own check.
 
 const CONTROL_PLANE = 'control plane';
-// The clock's last reading. A Date ends at 8.64e15 ms, and times are scheduled from the clock
-// up to two DurationMs (a rule's start, then its end: a year each) and a token lifetime (25 h)
-// beyond it: past this, the operations that show those times would fail.
-const LAST_READING_MS = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
 
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
@@ -153,10 +150,10 @@ export class EmulatorControls {
         : typeof change.setTo === 'number'
           ? change.setTo
           : Date.parse(change.setTo);
-    if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > LAST_READING_MS) {
+    if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > lastClockReadingMs) {
       throw new EmulatorError(
         'invalid_body',
-        `The request body is invalid: the clock cannot pass ${new Date(LAST_READING_MS).toISOString()}, near the last date there is.`,
+        `The request body is invalid: the clock cannot pass ${new Date(lastClockReadingMs).toISOString()}, near the last date there is.`,
       );
     }
     if (change.mode === 'virtual') clock.freeze();
