@@ -46,7 +46,7 @@ export function connectionGuard(browser: BrowserGuard) {
         method: request.method,
         host,
         origin,
-        fetchSite: fetchSite,
+        fetchSite,
         plane,
       });
       if (refusal) return done(refusal);
