@@ -1,8 +1,9 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
 
 // Turns an OpenAPI document (compiled, every $ref resolved) into fastify route definitions:
-// the URL, and JSON schemas for path, query and header parameters and JSON bodies, which fastify compiles
-// into validators once at start-up. No rule of the document is restated here.
+// the URL, and JSON schemas for path, query and header parameters and JSON bodies (their
+// validators are generated at build time: scripts/compile-validators.ts); and what other parts
+// need of the paths (CORS methods, the 405 answer). No rule of the document is restated here.
 
 export type BodyKind = 'text' | 'binary';
 
@@ -53,8 +54,30 @@ function objectSchema(parameters: Parameter[], nameOf: (p: Parameter) => string)
  */
 export const validatorName = (operationId: string, httpPart: string) => `${operationId}_${httpPart}`;
 
-/** A document path in fastify's form: `/topics/{cacheName}` -> `/topics/:cacheName`. */
+/** A document's path in fastify's form: `{param}` becomes `:param`. */
 export const routeUrl = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Each path of the documents (fastify's `:param` form) with the methods its operations use. */
+export function methodsByPath(documents: readonly OpenApiDocument[]): Map<string, HTTPMethods[]> {
+  const byPath = new Map<string, HTTPMethods[]>();
+  for (const route of documents.flatMap(operationRoutes)) {
+    byPath.set(route.url, [...(byPath.get(route.url) ?? []), route.method]);
+  }
+  return byPath;
+}
+
+/** A document's path as a pattern of the raw URL: each `{param}` one capture, maybe empty. */
+export function pathPattern(path: string): RegExp {
+  const parts = path.split(/\{\w+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('([^/?#]*)')}/?(?:[?#]|$)`);
+}
+
+/** How each path's operations read in a message, in the document's order: `POST to publish`. */
+export function operationsOfPath(document: OpenApiDocument, path: string): string[] {
+  return Object.entries(document.paths[path] ?? {})
+    .filter(([method, operation]) => (METHODS as readonly string[]).includes(method) && operation)
+    .map(([method, operation]) => `${method.toUpperCase()} to ${(operation as Operation).operationId ?? method}`);
+}
 
 export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
   const routes: OperationRoute[] = [];
@@ -78,7 +101,7 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
       if (json?.schema && json['x-emulator-delivered-as'] === undefined) schema.body = json.schema;
       routes.push({
         operationId: operation.operationId,
-        method: method.toUpperCase() as HTTPMethods,
+        method: method.toUpperCase(),
         url: routeUrl(path),
         schema,
         bodyKinds: new Map(

@@ -1,3 +1,4 @@
+import type { FaultRuleInput } from '../openapi/generated/control-types.js';
 import type { EmulatorError } from './errors.js';
 import type { DecidedBy } from './exchange.js';
 import type { Cursor } from './topics/read-plan.js';
@@ -6,7 +7,8 @@ import type { Cursor } from './topics/read-plan.js';
 // and what they answer, with no HTTP in it: the HTTP layer (http/) builds the facts, asks the
 // deciders, and applies what they decide in one place (http/answers.ts).
 
-export type ServiceOperation = 'publish' | 'subscribe';
+/** A service request's operation: the control document's fault operation less `any`. */
+export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>, 'any'>;
 
 /** What a decider can know about a request: its operation, topic and token id (never the token). */
 export interface RequestFacts {

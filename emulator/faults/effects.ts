@@ -1,4 +1,5 @@
 import { EmulatorError } from '../errors.js';
+import { defaultRetryAfter } from '../documents.js';
 import type { DecidedBy } from '../exchange.js';
 import type { Effect } from '../requests.js';
 import { defaultCodes, type FaultEffect } from './rule.js';
@@ -9,12 +10,19 @@ import { defaultCodes, type FaultEffect } from './rule.js';
 /** The error a status effect answers: the registry's body, Retry-After for 429 (default 1 s). */
 export function faultError(effect: FaultEffect): EmulatorError {
   const status = effect.status!;
-  const retryAfter = effect.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+  const retryAfter = effect.retryAfterSeconds ?? defaultRetryAfter(status);
   return new EmulatorError(
     effect.code ?? defaultCodes[status],
     effect.message,
     retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
   );
+}
+
+/** The effect without its delay: for a request answered now (a waiting subscribe, a response leaving). */
+export function withoutDelay(effect: FaultEffect): FaultEffect {
+  const now = { ...effect };
+  delete now.delayMs;
+  return now;
 }
 
 /** A rule's or chaos's effect, as the request path applies it. */
@@ -32,7 +40,7 @@ export function describeEffect(effect: FaultEffect): string {
   if (effect.delayMs) parts.push(`delayed ${effect.delayMs} ms`);
   if (effect.drop) parts.push('connection dropped');
   if (effect.status) {
-    const retry = effect.retryAfterSeconds ?? (effect.status === 429 ? 1 : undefined);
+    const retry = effect.retryAfterSeconds ?? defaultRetryAfter(effect.status);
     parts.push(
       `answered ${effect.status} ${effect.code ?? defaultCodes[effect.status]}${retry === undefined ? '' : ` (Retry-After ${retry})`}`,
     );

@@ -13,7 +13,7 @@ import type { PageChanges } from '../topics/page-changes.js';
 import { Chaos, type ChaosInput, type ChaosView } from './chaos.js';
 import { Delays } from './delay.js';
 import type { DeliveryWatch } from './deliveries.js';
-import { describeEffect, effectOf } from './effects.js';
+import { describeEffect, effectOf, withoutDelay } from './effects.js';
 import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView } from './rule.js';
 
 // The fault rules and chaos decide what happens to a service request at three points: before
@@ -124,7 +124,7 @@ export class FaultInjector {
         const why = `chaos seed ${this.chaos.seed}, draw ${draw.draw}: ${draw.kind}`;
         if (draw.effect) {
           this.logEffect(draw.effect, facts, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
-          return { effect: effectOf(draw.effect, { kind: 'chaos' }), deliveries };
+          return { effect: effectOf(draw.effect, { kind: 'chaos' }), ...(deliveries && { deliveries }) };
         }
         this.pages.changeNow(facts.cache, facts.topic, why);
       }
@@ -170,7 +170,7 @@ export class FaultInjector {
       if (!this.waiting.has(entry) || !this.rules.has(rule.id) || !rule.consider()) return;
       const effect = rule.effect();
       // A waiting request is answered now: a delay does not apply to it.
-      if (!entry.interrupt(effectOf({ ...effect, delayMs: undefined }, { kind: 'fault', ruleId: rule.id }))) return;
+      if (!entry.interrupt(effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id }))) return;
       const why = `${rule.describe()}, after waiting ${this.clock.now() - entry.since} ms`;
       this.log.info(
         { fault: rule.id, ...requestFields(entry.facts), why },
@@ -213,7 +213,7 @@ export class FaultInjector {
       const why = rule.describe();
       this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
       this.fired(rule);
-      return effectOf({ ...effect, delayMs: undefined }, { kind: 'fault', ruleId: rule.id });
+      return effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id });
     }
     for (const rule of live) {
       if (rule.armed) continue;

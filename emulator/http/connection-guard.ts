@@ -34,7 +34,7 @@ type Response = ServerResponse & { [exchange]?: { facts: ExchangeFacts; events: 
 // A shared listener (no closure per request): a response, once closed, no longer counts, and
 // its exchange (when recorded) is told.
 function answered(this: Response): void {
-  (this.req.socket as CountedSocket)[unanswered]! -= 1;
+  (this.req.socket as CountedSocket)[unanswered] -= 1;
   const recorded = this[exchange];
   if (recorded !== undefined) closeExchange(recorded.facts, this, recorded.events);
 }
@@ -66,7 +66,7 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
         method: request.method,
         host,
         origin,
-        fetchSite: fetchSite as string | undefined,
+        fetchSite,
         plane,
       });
       if (refusal) return done(refusal);

@@ -1,3 +1,4 @@
+import type { Limits, LimitsInput } from '../../openapi/generated/control-types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
@@ -15,11 +16,8 @@ import { RateWindow } from './rate-window.js';
 const OPERATIONS: DecidedBy = { kind: 'limit', limit: 'operations' };
 const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
 
-export interface LimitsProfile {
-  enabled: boolean;
-  operationsPerSecond: number;
-  concurrentSubscriptions: number;
-}
+/** Every member of the document's LimitsInput, set. */
+export type LimitsProfile = Required<LimitsInput>;
 
 /** The profile the configuration starts with (and a reset returns to). */
 export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
@@ -32,10 +30,7 @@ export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
   };
 }
 
-export interface LimitsView extends LimitsProfile {
-  payloadBytes: number;
-  usage: { windowStartedAt: string; operations: number; subscriptions: number };
-}
+export type LimitsView = Limits;
 
 export class AccountLimits {
   /** The request path checks this before anything else. */
@@ -68,7 +63,7 @@ export class AccountLimits {
     return count;
   }
 
-  set(change: Partial<LimitsProfile>): LimitsView {
+  set(change: LimitsInput): LimitsView {
     this.profile = { ...this.profile, ...change };
     this.active = this.profile.enabled;
     this.log.info({ limits: this.profile }, `account limits ${this.profile.enabled ? 'on' : 'off'}`);

@@ -44,7 +44,7 @@ export function clientOf(emulator: RunningEmulator) {
       return fetch(`${emulator.url}/_emulator${path}`, {
         method,
         headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : (body as string) }),
+        ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : body }),
       });
     },
   };

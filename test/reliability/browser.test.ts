@@ -76,7 +76,7 @@ async function seeded(running: RunningEmulator): Promise<() => string> {
     await answer.body.dump();
   }
   running.addFault({ operation: 'publish', topic: 'elsewhere', status: 500 } as never);
-  running.setClock({ setTo: '2030-01-01T00:00:00.000Z' } as never);
+  running.setClock({ setTo: '2030-01-01T00:00:00.000Z' });
   return () => JSON.stringify(running.state());
 }
 
@@ -492,7 +492,7 @@ describe('the legitimate browser app on http://localhost:5173 publishes and subs
       headers: { origin: APP, 'sec-fetch-site': 'same-site', authorization: running.apiKey },
     });
     expect(read.headers['access-control-allow-origin']).toBe(APP);
-    expect((await read.body.json()) as unknown).toMatchObject({
+    expect(await read.body.json()).toMatchObject({
       items: [{ item: { value: { text: '{"from":"browser"}' } } }],
     });
     const refused = await send(topic, { method: 'POST', path: '' }, { origin: APP, 'content-type': 'text/plain' }, 'x');

@@ -18,7 +18,7 @@ const emulator = await startEmulator({ port: 0, logLevel: 'silent', ...settings 
 const connections = () =>
   new Promise<number>((resolve) => emulator.app.server.getConnections((_error, count) => resolve(count)));
 
-process.on('message', async (message: { id: number; gc?: boolean; close?: boolean }) => {
+async function answer(message: { id: number; gc?: boolean; close?: boolean }): Promise<void> {
   if (message.close) {
     await emulator.close();
     process.send!({ id: message.id, closed: true });
@@ -38,5 +38,6 @@ process.on('message', async (message: { id: number; gc?: boolean; close?: boolea
     connections: await connections(),
   };
   process.send!({ id: message.id, measure });
-});
+}
+process.on('message', (message: { id: number; gc?: boolean; close?: boolean }) => void answer(message));
 process.send!({ url: emulator.url, gc: gc !== undefined });
