@@ -1,3 +1,5 @@
+import type { Clock as ClockView, SnapshotClock } from '../openapi/generated/control-types.js';
+
 // The emulator's one source of time. Token expiry, long-poll timeouts, pages and
 // rate-limit windows all read it, so a test can move time instead of waiting for it.
 //
@@ -9,15 +11,10 @@ export interface ClockTimer {
   cancel(): void;
 }
 
-export interface ClockState {
-  mode: 'real' | 'virtual';
-  now: string;
-  nowMs: number;
-  pendingTimers: number;
-}
+export type ClockState = ClockView;
 
 /** The clock as plain data (a snapshot's): a virtual reading, or the real clock's offset. */
-export type SavedClock = { mode: 'virtual'; nowMs: number } | { mode: 'real'; offsetMs: number };
+export type SavedClock = SnapshotClock;
 
 interface TimerRecord extends ClockTimer {
   due: number;
@@ -26,7 +23,7 @@ interface TimerRecord extends ClockTimer {
 }
 
 export class Clock {
-  private mode: 'real' | 'virtual' = 'real';
+  private mode: ClockView['mode'] = 'real';
   private offsetMs = 0;
   private virtualNowMs = 0;
   private readonly timers = new Set<TimerRecord>();

@@ -22,7 +22,7 @@ function processMetrics(prom: PromClient): Registry {
   return processRegistry;
 }
 
-type Sources = { recorder: MetricsRecorder } & Pick<EmulatorContext, 'store' | 'faults'>;
+type Sources = { recorder: MetricsRecorder } & Pick<EmulatorContext, 'store' | 'waiting'>;
 
 function counter(prom: PromClient, registry: Registry, name: string, help: string, read: () => number): void {
   new prom.Counter({
@@ -81,7 +81,7 @@ function wakeLatency(registry: Registry, recorder: MetricsRecorder): void {
   registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
 }
 
-function buildRegistry(prom: PromClient, { recorder, store, faults }: Sources): Registry {
+function buildRegistry(prom: PromClient, { recorder, store, waiting }: Sources): Registry {
   const registry = new prom.Registry();
   new prom.Counter({
     name: `${PREFIX}requests_total`,
@@ -102,10 +102,14 @@ function buildRegistry(prom: PromClient, { recorder, store, faults }: Sources): 
     'Subscribe answers that announced a discontinuity.',
     () => recorder.discontinuities,
   );
-  counter(prom, registry, 'faults_fired_total', 'Faults injected, by fault rules and chaos.', () => faults.injected);
-  gauge(prom, registry, 'waiting_subscribers', 'Subscribe requests waiting (long-polls) now.', () =>
-    store.waitingCount(),
+  counter(
+    prom,
+    registry,
+    'faults_fired_total',
+    'Requests a fault rule or chaos decided (answered, held, dropped).',
+    () => recorder.faultsFired,
   );
+  gauge(prom, registry, 'waiting_subscribers', 'Subscribe requests waiting (long-polls) now.', () => waiting.size);
   gauge(prom, registry, 'topics', 'Topics the emulator holds.', () => store.snapshot().length);
   gauge(prom, registry, 'retained_messages', 'Messages retained, over every topic.', () =>
     store.snapshot().reduce((sum, topic) => sum + topic.retainedCount, 0),

@@ -1,9 +1,8 @@
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorEvents } from '../events.js';
-import type { ExchangeFacts } from '../exchange.js';
-import { answeredFromExchange } from './from-exchange.js';
+import { answeredFromExchange, firedFault } from './from-exchange.js';
 import { exposition } from './exposition.js';
-import { MetricsRecorder, type AnsweredRequest } from './recorder.js';
+import { MetricsRecorder } from './recorder.js';
 
 export type { AnsweredRequest } from './recorder.js';
 
@@ -11,20 +10,19 @@ export type { AnsweredRequest } from './recorder.js';
 export class EmulatorMetrics {
   private readonly recorder = new MetricsRecorder();
 
-  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'faults'>) {
+  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'waiting'>) {
     context.store.observeWakes((ms) => this.recorder.woke(ms / 1000));
   }
 
-  /** Counts one answered request. */
-  answered(request: AnsweredRequest): void {
-    this.recorder.answered(request);
-  }
-
-  /** Counts every answered request of the event stream's exchange records; returns the function that stops it. */
+  /**
+   * Counts the event stream's exchange records: every answered request, and every one a fault
+   * rule or chaos decided (answered, dropped or left by its client). Returns the function that stops it.
+   */
   countExchanges(events: EmulatorEvents): () => void {
     return events.on((event) => {
       if (event.kind !== 'request') return;
-      const answered = answeredFromExchange(event.record as ExchangeFacts);
+      if (firedFault(event.record)) this.recorder.faultFired();
+      const answered = answeredFromExchange(event.record);
       if (answered) this.recorder.answered(answered);
     });
   }

@@ -27,6 +27,7 @@ export class MetricsRecorder {
   publishes = 0;
   deliveries = 0;
   discontinuities = 0;
+  faultsFired = 0;
   /** Observations per bucket (not cumulative); those above the last bound count only in wakeCount. */
   readonly wakeBuckets: number[] = WAKE_BUCKETS.map(() => 0);
   wakeSum = 0;
@@ -45,6 +46,11 @@ export class MetricsRecorder {
     if (operation === 'publish' && request.status === 204) this.publishes += 1;
     this.deliveries += request.items;
     if (request.discontinuity) this.discontinuities += 1;
+  }
+
+  /** A request a fault rule or chaos decided. */
+  faultFired(): void {
+    this.faultsFired += 1;
   }
 
   /** A subscriber a publish woke, `seconds` after that publish. */

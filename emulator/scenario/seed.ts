@@ -1,5 +1,5 @@
+import type { ScenarioTopic, ScenarioTopicSeeded } from '../../openapi/generated/control-types.js';
 import { EmulatorError } from '../errors.js';
-import type { EventValue } from '../events.js';
 import { messageValueOf } from '../topics/content.js';
 import type { MessageValue } from '../topics/message.js';
 import type { TopicStore } from '../topics/store.js';
@@ -7,27 +7,13 @@ import type { TopicStore } from '../topics/store.js';
 // A scenario's `topics`: messages published in order, numbered as any publish is (waiting
 // subscribers get them). Every cache and size is checked before the first is published.
 
-export interface ScenarioTopicInput {
-  cache: string;
-  topic: string;
-  messages: EventValue[];
-}
-
-export interface SeededTopic {
-  cache: string;
-  topic: string;
-  page: number;
-  published: number;
-  nextSequenceNumber: number;
-}
-
 const sizeOf = (value: MessageValue) => ('text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength);
 
 export function seedTopics(
   store: TopicStore,
   payloadLimitBytes: number,
-  topics: readonly ScenarioTopicInput[],
-): SeededTopic[] {
+  topics: readonly ScenarioTopic[],
+): ScenarioTopicSeeded[] {
   const values = topics.map((t) => t.messages.map(messageValueOf));
   for (const [i, { cache }] of topics.entries()) {
     if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);

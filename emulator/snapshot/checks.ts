@@ -1,7 +1,5 @@
+import { lastClockReadingMs } from '../documents.js';
 import type { Snapshot } from './document.js';
-
-/** The clock's last reading: ClockInput.setTo's maximum in openapi/control.yaml, LAST_READING_MS in control/controls.ts. */
-const LAST_READING_MS = 8_639_936_838_000_000;
 
 // A snapshot's own consistency, beyond its schema: each check a small named function that
 // names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
@@ -66,14 +64,14 @@ export const timesReadable: SnapshotCheck = (snapshot) => {
     ...snapshot.topicResets.map((r, i): [string, string | undefined] => [`body.topicResets.${i}.at`, r.at]),
     ...snapshot.tokenWithdrawals.map((w, i): [string, string | undefined] => [`body.tokenWithdrawals.${i}.at`, w.at]),
   ];
-  const bad = times.find(([, time]) => time !== undefined && !(Math.abs(Date.parse(time)) <= LAST_READING_MS));
+  const bad = times.find(([, time]) => time !== undefined && !(Math.abs(Date.parse(time)) <= lastClockReadingMs));
   return bad && `${bad[0]} '${bad[1]}' is not a time the clock can show`;
 };
 
 /** A real clock's offset keeps it before the last date there is. */
 export const clockInRange: SnapshotCheck = (snapshot) =>
-  snapshot.clock.mode === 'real' && Date.now() + snapshot.clock.offsetMs > LAST_READING_MS
-    ? `body.clock.offsetMs takes the clock past ${new Date(LAST_READING_MS).toISOString()}`
+  snapshot.clock.mode === 'real' && Date.now() + snapshot.clock.offsetMs > lastClockReadingMs
+    ? `body.clock.offsetMs takes the clock past ${new Date(lastClockReadingMs).toISOString()}`
     : undefined;
 
 export const snapshotChecks: readonly SnapshotCheck[] = [

@@ -1,7 +1,6 @@
 import type { SavedClock } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import type { TokenWithdrawal, TokenWithdrawals } from '../control/token-withdrawals.js';
-import { checked } from '../control/validation.js';
 import { EmulatorError } from '../errors.js';
 import { Chaos } from '../faults/chaos.js';
 import { FaultRule } from '../faults/rule.js';
@@ -10,8 +9,9 @@ import type { TopicContent } from '../topics/content.js';
 import { snapshotChecks } from './checks.js';
 import type { Snapshot, SnapshotLoaded, SnapshotTopicReset } from './document.js';
 
-// Loading a snapshot: decide everything first (the schema, the checks, each fault rule built),
-// so that a bad snapshot changes nothing; then apply, which cannot fail.
+// Loading a snapshot: decide everything first (the checks, each fault rule built), so that a
+// bad snapshot changes nothing; then apply, which cannot fail. Its schema was checked once, by
+// whichever way it came (the route, api.ts, the state file).
 
 const WHY = 'snapshot loaded';
 
@@ -30,9 +30,8 @@ function invalid(problem: string): EmulatorError {
   return new EmulatorError('invalid_body', `The request body is invalid: ${problem}.`);
 }
 
-/** The snapshot checked completely, as what to apply; throws 400 invalid_body naming the first problem. */
-export function planRestore(value: unknown, caches: ReadonlySet<string>): RestorePlan {
-  const snapshot = checked<Snapshot>('Snapshot', value);
+/** The snapshot's consistency checked, as what to apply; throws 400 invalid_body naming the first problem. */
+export function planRestore(snapshot: Snapshot, caches: ReadonlySet<string>): RestorePlan {
   for (const check of snapshotChecks) {
     const problem = check(snapshot, caches);
     if (problem) throw invalid(problem);
@@ -77,7 +76,8 @@ export function applyRestore(
   faults.reset();
   withdrawals.reset();
   auth.reset();
-  const answeredSubscribers = store.restore(plan.topics, plan.lastPage).length;
+  const answeredSubscribers = context.waiting.answerAll().length;
+  store.restore(plan.topics, plan.lastPage);
   clock.restore(plan.clock);
   limits.reset(plan.limits);
   faults.restore(plan.faults, plan.chaos);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { checked } from '../control/validation.js';
 import type { Snapshot } from './document.js';
 
 // --state-file: the snapshot read at start (when the file exists) and written on a clean
@@ -72,14 +73,15 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
- * Loads the state file into the emulator when it exists; returns whether it did. A file that is
- * not a valid snapshot is a StateFileError naming the file and the problem.
+ * Loads the state file into the emulator when it exists (checked against the document's
+ * `Snapshot`, once); returns whether it did. A file that is not a valid snapshot is a
+ * StateFileError naming the file and the problem.
  */
-export async function loadStateFile(path: string, restore: (snapshot: unknown) => unknown): Promise<boolean> {
+export async function loadStateFile(path: string, restore: (snapshot: Snapshot) => unknown): Promise<boolean> {
   const snapshot = await readStateFile(path);
   if (snapshot === undefined) return false;
   try {
-    restore(snapshot);
+    restore(checked('Snapshot', snapshot));
   } catch (error) {
     const problem = (error as Error).message.replace('The request body is invalid: body', 'the snapshot');
     throw new StateFileError(`State file ${path} is not a valid snapshot: ${problem}`);

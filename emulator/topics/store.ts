@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import { PageSource } from './page-source.js';
-import { Topic, type TopicSettings, type TopicSnapshot, type WaitingCount } from './topic.js';
-import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from './subscriber.js';
+import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
@@ -15,18 +14,17 @@ export interface TopicStore {
   /** Evicts and recreates a topic now: a new, greater page. Returns the new page. */
   changePage(cache: string, topic: string): number;
   snapshot(): TopicSnapshot[];
-  waitingCount(): number;
-  /** Answers every waiting subscriber with empty items and forgets every topic; returns those answered. */
-  clear(): WaitingSubscriber[];
+  /** Forgets every topic (the waiting requests are answered first, by their registry). */
+  clear(): void;
   /** Every topic's content (a snapshot's topics). */
   contents(): TopicContent[];
   /** The greatest page given to a topic so far. */
   lastPage(): number;
   /**
    * Clears (as `clear`), then holds exactly these topics (their caches exist); pages given later
-   * exceed `lastPage` and every loaded page. Returns the subscribers the clear answered.
+   * exceed `lastPage` and every loaded page.
    */
-  restore(topics: readonly TopicContent[], lastPage: number): WaitingSubscriber[];
+  restore(topics: readonly TopicContent[], lastPage: number): void;
   /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
 }
@@ -34,7 +32,7 @@ export interface TopicStore {
 export class InMemoryTopicStore implements TopicStore {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
-  private readonly waiting: WaitingCount = { value: 0 };
+  private wakeObserver: ((latencyMs: number) => void) | undefined;
 
   constructor(
     cacheNames: readonly string[],
@@ -82,8 +80,8 @@ export class InMemoryTopicStore implements TopicStore {
     return [...this.topics()].map((t) => t.snapshot());
   }
 
-  waitingCount(): number {
-    return this.waiting.value;
+  clear(): void {
+    for (const topics of this.caches.values()) topics.clear();
   }
 
   contents(): TopicContent[] {
@@ -96,16 +94,12 @@ export class InMemoryTopicStore implements TopicStore {
     }));
   }
 
-  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
-    this.waiting.woke = observer;
-  }
-
   lastPage(): number {
     return this.pages.last;
   }
 
-  restore(topics: readonly TopicContent[], lastPage: number): WaitingSubscriber[] {
-    const answered = this.clear();
+  restore(topics: readonly TopicContent[], lastPage: number): void {
+    this.clear();
     this.pages.passed(lastPage);
     for (const content of topics) {
       const topic = this.newTopic(content.cache, content.topic, content.page);
@@ -116,17 +110,17 @@ export class InMemoryTopicStore implements TopicStore {
       this.caches.get(content.cache)!.set(content.topic, topic);
       this.pages.passed(content.page);
     }
-    return answered;
+  }
+
+  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
+    this.wakeObserver = observer;
+    for (const topic of this.topics()) topic.onWoke = observer;
   }
 
   // Every topic of the store is made here, whether created on use or loaded.
   private newTopic(cache: string, name: string, page: number): Topic {
-    return new Topic(cache, name, page, this.settings, this.waiting);
-  }
-
-  clear(): WaitingSubscriber[] {
-    const answered = [...this.topics()].flatMap((topic) => topic.answerAllWaiting(EMPTY_ITEMS_BODY));
-    for (const topics of this.caches.values()) topics.clear();
-    return answered;
+    const topic = new Topic(cache, name, page, this.settings);
+    topic.onWoke = this.wakeObserver;
+    return topic;
   }
 }

@@ -92,7 +92,7 @@ describe('the wake-up latency histogram', () => {
   it('is cumulative per bucket; a latency past the last bound counts only in +Inf, _sum and _count', async () => {
     const recorder = new MetricsRecorder();
     for (const seconds of [0.00005, 0.0001, 0.003, 0.003, 2]) recorder.woke(seconds);
-    const { text } = await exposition({ recorder, store: emulator.context.store, faults: emulator.context.faults });
+    const { text } = await exposition({ recorder, store: emulator.context.store, waiting: emulator.context.waiting });
     const line = (series: string) => text.split('\n').find((l) => l.startsWith(`${series} `));
     const name = 'topics_emulator_wake_latency_seconds';
     expect(line(`${name}_bucket{le="0.0001"}`)).toBe(`${name}_bucket{le="0.0001"} 2`);
@@ -106,7 +106,8 @@ describe('the wake-up latency histogram', () => {
 });
 
 describe('counting from the event stream', () => {
-  it('counts each answered exchange record once; a dropped request (no status) is not counted', async () => {
+  // Metrics of their own, counting a stream of their own: `record` emits one exchange record.
+  function counting() {
     const events = new EmulatorEvents();
     const metrics = new EmulatorMetrics(emulator.context);
     const stop = metrics.countExchanges(events);
@@ -114,8 +115,21 @@ describe('counting from the event stream', () => {
       events.emit({
         kind: 'request',
         at: 0,
-        record: { plane: 'service', operation: 'subscribe', status: 200, items: [], discontinuity: null, ...facts },
+        record: {
+          plane: 'service',
+          operation: 'subscribe',
+          status: 200,
+          items: [],
+          discontinuity: null,
+          decidedBy: null,
+          ...facts,
+        } as ExchangeFacts,
       });
+    return { metrics, stop, record };
+  }
+
+  it('counts each answered exchange record once; a dropped request (no status) is not counted', async () => {
+    const { metrics, stop, record } = counting();
     record({ items: [4, 5, 6], discontinuity: { lastTopicSequence: 3, newTopicSequence: 4, newSequencePage: 9 } });
     record({ operation: 'publish', status: 204 });
     record({ operation: 'publish', status: null, dropped: true });
@@ -127,5 +141,17 @@ describe('counting from the event stream', () => {
     expect(text).toMatch(/^topics_emulator_publishes_total 1$/m);
     expect(text).toMatch(/^topics_emulator_deliveries_total 3$/m);
     expect(text).toMatch(/^topics_emulator_discontinuities_total 1$/m);
+  });
+
+  it('counts faults fired from what decided each record: a fault rule or chaos, dropped or not; not a limit', async () => {
+    const { metrics, stop, record } = counting();
+    record({ operation: 'publish', status: 500, decidedBy: { kind: 'fault', ruleId: 'f1' } });
+    record({ operation: 'publish', status: null, dropped: true, decidedBy: { kind: 'chaos' } });
+    record({ operation: 'publish', status: 429, decidedBy: { kind: 'limit', limit: 'operations' } });
+    record({});
+    stop();
+    const { text } = await metrics.scrape();
+    expect(text).toMatch(/^topics_emulator_faults_fired_total 2$/m);
+    expect(text).toContain('topics_emulator_requests_total{plane="service",operation="publish",status="429"} 1');
   });
 });

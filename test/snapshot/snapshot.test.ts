@@ -334,7 +334,7 @@ describe('a bad snapshot', () => {
     expect(body.message).toMatch(message);
     expect(e.snapshot()).toEqual(before);
     expect(e.state().waitingSubscribers).toHaveLength(1);
-    expect(() => e.restore(breakIt(structuredClone(good)))).toThrow(message);
+    expect(() => e.restore(breakIt(structuredClone(good)) as Snapshot)).toThrow(message);
     await client.publish('t', 'still served');
     expect(numbersOf(await itemsOf(await waiting))).toEqual([3]);
   });
