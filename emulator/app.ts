@@ -33,6 +33,7 @@ import { FaultInjector } from './faults/injector.js';
 import { PageChanges } from './faults/page-changes.js';
 import { WaitingRequests } from './faults/waiting-requests.js';
 import { topicsHandlers } from './handlers/index.js';
+import { registerTemporaryEmission } from './journal/temporary-emission.js';
 import { createLogger, logsEachRequest, redactUrl } from './logging.js';
 import { operationRoutes, validatorName, type BodyKind, type OpenApiDocument } from './openapi-routes.js';
 import * as topicsValidators from './generated/topics-validators.js';
@@ -234,6 +235,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.setNotFoundHandler(notFoundHandler);
   // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
   const browser = browserGuard(settings);
+  registerTemporaryEmission(app, context, [documents.topics, documents.control]); // TEMPORARY: the journal's records until the request path emits them
   app.addHook('onRequest', connectionGuard(browser));
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {

@@ -48,5 +48,6 @@ export const settingsSchema = {
     limitConcurrentSubscriptions: { type: 'integer', minimum: 1, maximum: 1_000_000 },
     chaosSeed: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
     chaosRate: { type: 'number', minimum: 0, maximum: 1 },
+    journalSize: { type: 'integer', minimum: 0, maximum: 1_000_000 },
   },
 } as const;

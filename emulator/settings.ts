@@ -62,6 +62,8 @@ export interface EmulatorSettings {
   chaosSeed?: number;
   /** With chaosSeed: the probability that a request gets a fault. */
   chaosRate: number;
+  /** Requests the journal keeps (the newest); 0 switches the journal, and the client rules, off. */
+  journalSize: number;
 }
 
 /** The support plans of the provider's quotas page (service-facts "Limits"); 'account' is the default plan. */
@@ -99,6 +101,7 @@ export const defaultSettings: EmulatorSettings = {
   controlPlane: true,
   limits: 'off',
   chaosRate: 0.1,
+  journalSize: 10_000,
 };
 
 // Validated by the code generated from settings-schema.ts (no Ajv at start: issue 6, start-up);

@@ -6,6 +6,9 @@ import type { ChaosInput, ChaosView } from '../faults/chaos.js';
 import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
 import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
+import { RequestJournal, DEFAULT_LIST_LIMIT, type JournalPage } from '../journal/journal.js';
+import type { RequestMatcher } from '../journal/query.js';
+import { judgeClients, type ClientFindings } from '../judge/judge.js';
 import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
 import { TokenWithdrawals, type TokenWithdrawal } from './token-withdrawals.js';
@@ -74,6 +77,8 @@ const LAST_READING_MS = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
+  /** The request journal (journal/journal.ts): every answered request, the newest `journalSize`. */
+  readonly journal: RequestJournal;
   private readonly withdrawals: TokenWithdrawals;
   private startupScenario: ScenarioInput | undefined;
 
@@ -81,6 +86,7 @@ export class EmulatorControls {
     const { settings, auth, clock, log } = context;
     this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
+    this.journal = new RequestJournal(context.events, settings.journalSize);
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
@@ -91,6 +97,7 @@ export class EmulatorControls {
     this.withdrawals.reset();
     const answeredSubscribers = store.waitingCount();
     store.clear();
+    this.journal.clear();
     auth.reset();
     clock.useRealTime();
     limits.reset(limitsProfileOf(this.context.settings));
@@ -259,6 +266,23 @@ export class EmulatorControls {
     return this.applyScenario(await readScenarioFile(path));
   }
 
+  /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
+  requests(query: RequestMatcher & { limit?: number } = {}): JournalPage {
+    const { limit, ...matcher } = query ?? {};
+    const checkedLimit = limit === undefined ? DEFAULT_LIST_LIMIT : checked<number>('RequestLimit', limit);
+    return this.journal.list(checked<RequestMatcher>('RequestMatcher', definedOnly(matcher)), checkedLimit);
+  }
+
+  /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
+  countRequests(matcher: RequestMatcher = {}): { count: number } {
+    return { count: this.journal.count(checked<RequestMatcher>('RequestMatcher', definedOnly(matcher))) };
+  }
+
+  /** Every client in the journal, judged by the client rules (judge/catalogue.ts). */
+  clients(): { clients: ClientFindings[] } {
+    return { clients: judgeClients(this.journal.entries()) };
+  }
+
   /** The configuration's own faults (chaos seed, scenario): applied at start and after every reset. */
   async startUp(): Promise<void> {
     const { scenario } = this.context.settings;
@@ -319,6 +343,9 @@ export const controlMethods = [
   'stopChaos',
   'applyScenario',
   'loadScenarioFile',
+  'requests',
+  'countRequests',
+  'clients',
 ] as const;
 
 export type EmulatorControlApi = Pick<EmulatorControls, (typeof controlMethods)[number]>;

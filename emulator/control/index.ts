@@ -3,6 +3,7 @@ import type { OperationHandler } from '../context.js';
 import type { ChaosInput } from '../faults/chaos.js';
 import type { FaultRuleInput } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
+import type { RequestMatcher } from '../journal/query.js';
 import type { ScenarioInput } from '../scenario/apply.js';
 import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
 import { healthHandler } from './health.js';
@@ -39,5 +40,25 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),
     op('applyScenario', (r) => ok(controls.applyScenario(body<ScenarioInput>(r)))),
+    op('listRequests', (r) => ok(controls.requests(requestQuery(r.query as Record<string, string | undefined>)))),
+    op('countRequests', (r) => ok(controls.countRequests(body<RequestMatcher>(r)))),
+    op('listClients', () => ok(controls.clients())),
   ];
+}
+
+/** The listing's query string (strings, checked by the document's patterns) as a matcher and a limit. */
+function requestQuery(query: Record<string, string | undefined>): RequestMatcher & { limit?: number } {
+  const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+  const { plane, operation, cache, topic, status, client, since, afterId, limit } = query;
+  return {
+    plane: plane as RequestMatcher['plane'],
+    operation,
+    cache,
+    topic,
+    status: number(status),
+    client,
+    since,
+    afterId: number(afterId),
+    limit: number(limit),
+  };
 }
