@@ -4,35 +4,10 @@ import type { ExchangeFacts } from '../../emulator/exchange.js';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { RequestJournal } from '../../emulator/journal/journal.js';
 import { CACHE, clientOf, start } from '../control/helpers.js';
+import { facts as recordFacts } from '../judge/records.js';
 
-export function facts(overrides: Partial<ExchangeFacts> = {}): ExchangeFacts {
-  return {
-    plane: 'service',
-    operation: 'publish',
-    method: 'POST',
-    path: '/topics/c/t',
-    at: 1_000,
-    durationMs: 1,
-    connectionId: 1,
-    cache: 'c',
-    topic: 't',
-    cursor: null,
-    client: 'token:a',
-    credentialPlace: 'header',
-    bearer: false,
-    status: 204,
-    code: null,
-    retryAfterSeconds: null,
-    decidedBy: null,
-    items: [],
-    page: null,
-    discontinuity: null,
-    dropped: false,
-    clientGone: false,
-    waitedMs: 0,
-    ...overrides,
-  };
-}
+const facts = (overrides: Partial<ExchangeFacts> = {}) =>
+  recordFacts({ operation: 'publish', method: 'POST', at: 1_000, status: 204, ...overrides });
 
 describe('the journal ring', () => {
   it('keeps the newest entries, numbers them, lists newest first and counts what it evicted', () => {

@@ -10,9 +10,9 @@ export const PAGE = 7;
 
 let nextId = 0;
 
-export function entry(overrides: Partial<ExchangeFacts>): JournalEntry {
+/** The facts of a successful subscribe to c/t by `token:a` at 0, with the overrides. */
+export function facts(overrides: Partial<ExchangeFacts> = {}): ExchangeFacts {
   return {
-    id: ++nextId,
     plane: 'service',
     operation: 'subscribe',
     method: 'GET',
@@ -38,6 +38,10 @@ export function entry(overrides: Partial<ExchangeFacts>): JournalEntry {
     waitedMs: 0,
     ...overrides,
   };
+}
+
+export function entry(overrides: Partial<ExchangeFacts>): JournalEntry {
+  return { id: ++nextId, ...facts(overrides) };
 }
 
 /** A subscribe at `at` with cursor [number, page] (or none), answered with items on PAGE after `ms`. */
