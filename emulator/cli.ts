@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
 import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
 import { parseDuration } from './durations.js';
+import { examCommand } from './exam/command.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
@@ -357,6 +358,8 @@ for (const option of serverOptions.filter((o) =>
 )) {
   token.addOption(option);
 }
+
+program.addCommand(examCommand(serverOptions, settingsFrom));
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {

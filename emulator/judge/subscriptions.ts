@@ -41,8 +41,9 @@ export function advance(position: Position, poll: JournalEntry): Position {
       basisEntry: poll,
     };
   }
-  // Nothing new: the client keeps the cursor it sent (a first request teaches nothing).
-  if (isFirstRequest(poll.cursor) && position.expected === null) return position;
+  // Nothing new: the client keeps the cursor it sent. An empty answer to a first request teaches
+  // nothing, so what the subscription knew before still stands (and judges its next poll).
+  if (isFirstRequest(poll.cursor)) return position;
   return { expected: poll.cursor, alsoAccepted: null, basis: 'empty', basisEntry: poll };
 }
 
