@@ -6,7 +6,7 @@
 
 export interface PublishedMessage {
   n: number;
-  /** Clock ms when its publish was answered. */
+  /** Clock ms when its publish was sent (so "before the first poll" errs towards excusing). */
   at: number;
 }
 

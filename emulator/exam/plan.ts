@@ -57,7 +57,7 @@ export function standardPlan(durationMs = DEFAULT_DURATION_MS): ExamPlan {
     quiet: [{ fromMs: at(0.1), toMs: at(0.3) }],
     longPollTimeoutMs: Math.min(5000, at(0.08)),
     steps: [
-      { kind: 'drop-waiting', atMs: at(0.15) },
+      { kind: 'drop-waiting', atMs: at(0.25) },
       { kind: 'throttle', atMs: at(0.35), count: 3, retryAfterSeconds: 1 },
       { kind: 'page-change', atMs: at(0.45) },
       { kind: 'outage', atMs: at(0.55), durationMs: Math.min(5000, at(0.08)) },
@@ -74,9 +74,9 @@ export function compactPlan(durationMs = 6800): ExamPlan {
     publishEveryMs: 100,
     publishUntilMs: Math.min(6200, durationMs - 600),
     quiet: [{ fromMs: 600, toMs: 2600 }],
-    longPollTimeoutMs: 1000,
+    longPollTimeoutMs: 700,
     steps: [
-      { kind: 'drop-waiting', atMs: 1000 },
+      { kind: 'drop-waiting', atMs: 2300 },
       { kind: 'throttle', atMs: 2800, count: 1, retryAfterSeconds: 1 },
       { kind: 'page-change', atMs: 3500 },
       { kind: 'outage', atMs: 4100, durationMs: 1000 },

@@ -40,6 +40,8 @@ export interface ExamOptions {
   plan: ExamPlan;
   settings?: Partial<EmulatorSettings>;
   strict?: boolean;
+  /** More environment for the command (besides this process's and the TOPICS_* variables). */
+  env?: NodeJS.ProcessEnv;
   /** Each line the command prints on stdout (the exam keeps them for the end-to-end check). */
   onOutput?: (line: string) => void;
   /** The command's stderr; default: passed through to this process's stderr. */
@@ -75,7 +77,7 @@ interface Exit {
 
 function runCommand(options: ExamOptions, env: NodeJS.ProcessEnv, lines: string[]) {
   const child: ChildProcess = spawn(options.command, [...options.args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...options.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<Exit>((resolve) => {
@@ -90,6 +92,28 @@ function runCommand(options: ExamOptions, env: NodeJS.ProcessEnv, lines: string[
     .stderr!.setEncoding('utf8')
     .on('data', (chunk: string) => (options.onError ?? process.stderr.write.bind(process.stderr))(chunk));
   return { child, exited };
+}
+
+/** How long the exam waits for the command's first request before it starts the plan regardless. */
+const START_WAIT_MS = 15_000;
+
+/** The command ended before its first request: nothing more to play. */
+class ExamOver extends Error {}
+
+/** Resolves (undefined) at the first service request with a credential other than the exam's, or after `ms`. */
+function firstRequestOf(emulator: RunningEmulator, ms: number): Promise<undefined> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, ms);
+    const off = emulator.context.events.on((event) => {
+      const record = event.kind === 'request' ? (event.record as JournalEntry) : undefined;
+      if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
+    });
+  });
 }
 
 /** Plays one step through the control methods; returns the time of a page change. */
@@ -142,11 +166,12 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const timers: NodeJS.Timeout[] = [];
   const published: PublishedMessage[] = [];
   const pageChangesAt: number[] = [];
+  const playedAt = new Map<ExamStep, number>();
   const lines: string[] = [];
-  const startedAt = emulator.context.clock.now();
+  let startedAt = emulator.context.clock.now();
   const started = performance.now();
   let publishing: Promise<void> = Promise.resolve();
-  let exit: Exit;
+  let exit: Exit = { code: null, signal: null };
   let stoppedByExam = false;
   try {
     if (plan.scenario) emulator.applyScenario(plan.scenario);
@@ -162,29 +187,43 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
       },
       lines,
     );
-    for (const step of plan.steps) {
-      timers.push(
-        setTimeout(() => {
-          if (step.kind === 'page-change') pageChangesAt.push(emulator.context.clock.now());
-          play(emulator, step, vending);
-        }, step.atMs),
-      );
-    }
     // Numbered messages, one at a time, each publish awaited before the next is due.
     let n = 0;
     const publishNext = async () => {
       const number = ++n;
+      const sentAt = emulator.context.clock.now();
       const response = await fetch(`${emulator.url}/topics/${EXAM_CACHE}/${EXAM_TOPIC}`, {
         method: 'POST',
         headers: { authorization: publisher, 'content-type': 'text/plain;charset=utf-8' },
         body: messageText(number),
       }).catch(() => undefined);
       await response?.arrayBuffer();
-      if (response?.status === 204) published.push({ n: number, at: emulator.context.clock.now() });
+      if (response?.status === 204) published.push({ n: number, at: sentAt });
     };
+    const publishSoon = () => (publishing = publishing.then(publishNext));
+    // The plan's clock starts with the client's first request, so that a slow start misses
+    // nothing of the gauntlet; meanwhile messages are published (a first poll waits for one).
+    const beforeStart = setInterval(publishSoon, plan.publishEveryMs);
+    const early = await Promise.race([exited, firstRequestOf(emulator, START_WAIT_MS)]);
+    clearInterval(beforeStart);
+    if (early) {
+      exit = early;
+      throw new ExamOver();
+    }
+    startedAt = emulator.context.clock.now();
+    for (const step of plan.steps) {
+      timers.push(
+        setTimeout(() => {
+          const now = emulator.context.clock.now();
+          if (step.kind === 'page-change') pageChangesAt.push(now);
+          playedAt.set(step, now);
+          play(emulator, step, vending);
+        }, step.atMs),
+      );
+    }
     const quiet = (at: number) => plan.quiet.some((q) => at >= q.fromMs && at < q.toMs);
     for (let at = plan.publishEveryMs; at <= plan.publishUntilMs; at += plan.publishEveryMs)
-      if (!quiet(at)) timers.push(setTimeout(() => (publishing = publishing.then(publishNext)), at));
+      if (!quiet(at)) timers.push(setTimeout(publishSoon, at));
     let deadline: NodeJS.Timeout | undefined;
     exit = await Promise.race([
       exited,
@@ -201,6 +240,8 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
       }),
     ]);
     clearTimeout(deadline);
+  } catch (error) {
+    if (!(error instanceof ExamOver)) throw error;
   } finally {
     for (const timer of timers) clearTimeout(timer);
     await publishing;
@@ -216,7 +257,7 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const firstPoll = entries.find((e) => e.operation === 'subscribe');
   const steps = stepResults(
     plan.steps,
-    startedAt,
+    (step) => playedAt.get(step) ?? startedAt + step.atMs,
     entries,
     entries.some((e) => e.client?.startsWith('key:')),
   );

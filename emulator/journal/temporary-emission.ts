@@ -106,8 +106,9 @@ export function registerTemporaryEmission(
       items: [],
       page: null,
       discontinuity: null,
-      dropped: !finished && reply.sent,
-      clientGone: !finished && !reply.sent,
+      // A drop hijacks the reply and destroys the socket without ending the response.
+      dropped: !finished && reply.sent && !reply.raw.writableEnded,
+      clientGone: !finished && !(reply.sent && !reply.raw.writableEnded),
       waitedMs: 0,
     };
     if (operation === 'subscribe') {

@@ -5,7 +5,7 @@ import { busiestSecond } from './backoff.js';
 // A long-poll client spends its time waiting on the service, not asking it again and again.
 
 /** An answer this quick, with nothing in it, came back "at once". */
-export const AT_ONCE_MS = 50;
+export const AT_ONCE_MS = 100;
 /**
  * The most polls per second of one subscription after answers that came back at once with
  * nothing new. Ten is far above what a long-polling client needs (it waits on the service)

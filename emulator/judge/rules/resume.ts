@@ -29,8 +29,12 @@ function judgeSteps(
   return outcome;
 }
 
+// Asking again exactly what the answer answered is a retry of a response the client did not
+// get (it gave up on the poll as the answer left): not a wrong cursor.
 const onExpected = ({ poll, position }: Step) =>
-  sameCursor(poll.cursor, position.expected) || sameCursor(poll.cursor, position.alsoAccepted);
+  sameCursor(poll.cursor, position.expected) ||
+  sameCursor(poll.cursor, position.alsoAccepted) ||
+  sameCursor(poll.cursor, position.basisEntry?.cursor ?? null);
 
 /** After an answer with items (and no discontinuity), the next poll asks for last + 1 on that page. */
 export function checkNextCursor(client: ClientView): RuleOutcome {
