@@ -1,6 +1,7 @@
 // The end-to-end check: what the client printed against what the exam published. Each message
 // printed once, in order, nothing missing beyond what the exam excuses: what was published
-// before the client's first poll (a first request waits for the next message), the tail of a
+// before the first message the client printed (a first request waits for the next message
+// published after it is in place, which the exam cannot time exactly), the tail of a
 // page a page change took before the client got to it, and what came after a token expiry
 // the client did not recover from.
 
@@ -14,7 +15,6 @@ export interface EndToEndInput {
   published: readonly PublishedMessage[];
   /** The numbers of the exam's messages the client printed, in order. */
   printed: readonly number[];
-  firstPollAt: number | null;
   pageChangesAt: readonly number[];
   /** When the client lost its token for good, if it did. */
   tokenLostAt: number | null;
@@ -55,7 +55,7 @@ export function checkEndToEnd(input: EndToEndInput): EndToEndResult {
   const duplicated = [...seen].filter(([, count]) => count > 1).map(([n]) => n);
   const printedSet = new Set(printed);
   const excusedBy = (m: PublishedMessage): boolean => {
-    if (input.firstPollAt === null || m.at < input.firstPollAt) return true;
+    if (printed.length === 0 || m.n < printed[0]!) return true;
     if (input.tokenLostAt !== null && m.at >= input.tokenLostAt) return true;
     // The tail of a page: a page change after it, and the client had got no further on that page.
     return input.pageChangesAt.some(

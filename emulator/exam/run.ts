@@ -254,7 +254,6 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const entries = journal.entries().filter((e) => e.plane === 'service' && e.client !== `token:${PUBLISHER}`);
   const clients = judgeClients(entries);
   const rules = ruleResults(clients);
-  const firstPoll = entries.find((e) => e.operation === 'subscribe');
   const steps = stepResults(
     plan.steps,
     (step) => playedAt.get(step) ?? startedAt + step.atMs,
@@ -265,7 +264,6 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const endToEnd = checkEndToEnd({
     published,
     printed: printedNumbers(lines),
-    firstPollAt: firstPoll?.at ?? null,
     pageChangesAt,
     tokenLostAt: expiry?.outcome === 'not recovered' ? startedAt + expiry.atMs : null,
   });
@@ -299,7 +297,7 @@ function couldNotStart(options: ExamOptions, startedAt: number, durationMs: numb
     error: `the command could not start: ${error.message}`,
     rules: ruleResults([]),
     steps: [],
-    endToEnd: checkEndToEnd({ published: [], printed: [], firstPollAt: null, pageChangesAt: [], tokenLostAt: null }),
+    endToEnd: checkEndToEnd({ published: [], printed: [], pageChangesAt: [], tokenLostAt: null }),
     counts: countsOf([], []),
     clients: [],
     requests: [],

@@ -1,8 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientRules } from '../../emulator/judge/catalogue.js';
 import { compactPlan } from '../../emulator/exam/plan.js';
-import { renderJunit, renderText } from '../../emulator/exam/report.js';
+import { renderJson, renderJunit, renderText } from '../../emulator/exam/report.js';
 import { runExam, type ExamReport } from '../../emulator/exam/run.js';
 
 // The exam judges right: the correct clients pass (the typed client even with --strict), and
@@ -12,8 +13,9 @@ import { runExam, type ExamReport } from '../../emulator/exam/run.js';
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/clients/${name}.mjs`, import.meta.url));
 const clientModule = fileURLToPath(new URL('../../client/index.ts', import.meta.url));
 
-function exam(name: string, strict = true): Promise<ExamReport> {
-  return runExam({
+/** Set EXAM_REPORTS_DIR to keep each exam's JSON report (what a failure rests on). */
+async function exam(name: string, strict = true): Promise<ExamReport> {
+  const report = await runExam({
     command: process.execPath,
     args: name === 'typed-client' ? ['--import', 'tsx', fixture(name)] : [fixture(name)],
     plan: compactPlan(),
@@ -21,6 +23,9 @@ function exam(name: string, strict = true): Promise<ExamReport> {
     env: { TOPICS_CLIENT_MODULE: clientModule },
     onError: () => {},
   });
+  const dir = process.env.EXAM_REPORTS_DIR;
+  if (dir) writeFileSync(`${dir}/${name}.json`, renderJson(report));
+  return report;
 }
 
 const violated = (report: ExamReport) => report.rules.filter((r) => r.status === 'violated').map((r) => r.id);

@@ -56,8 +56,12 @@ describe('resume.after-discontinuity', () => {
   });
   it('names the poll that went back to the old page', () => {
     const d = poll(0, [5, PAGE], [1, 2], { page: 9, ...disc(4, 1, 9) });
-    const old = poll(101, [5, PAGE]);
+    const old = poll(101, [3, PAGE]);
     expect(violations(check, [d, old]).found).toEqual([[d.id, old.id]]);
+  });
+  it('takes the same request sent again for a retry of an answer the client did not get', () => {
+    const d = poll(0, [5, PAGE], [1, 2], { page: 9, ...disc(4, 1, 9) });
+    expect(violations(check, [d, poll(101, [5, PAGE])]).found).toEqual([]);
   });
 });
 
