@@ -101,19 +101,21 @@ const START_WAIT_MS = 15_000;
 class ExamOver extends Error {}
 
 /** Resolves (undefined) at the first service request with a credential other than the exam's, or after `ms`. */
-function firstRequestOf(emulator: RunningEmulator, ms: number): Promise<undefined> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      off();
-      resolve(undefined);
-    };
-    const timer = setTimeout(done, ms);
+function firstRequestOf(emulator: RunningEmulator, ms: number) {
+  let done = () => {};
+  const promise = new Promise<undefined>((resolve) => {
+    const timer = setTimeout(() => done(), ms);
     const off = emulator.context.events.on((event) => {
       const record = event.kind === 'request' ? (event.record as JournalEntry) : undefined;
       if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
     });
+    done = () => {
+      clearTimeout(timer);
+      off();
+      resolve(undefined);
+    };
   });
+  return { promise, cancel: () => done() };
 }
 
 /** Plays one step through the control methods; returns the time of a page change. */
@@ -204,7 +206,9 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
     // The plan's clock starts with the client's first request, so that a slow start misses
     // nothing of the gauntlet; meanwhile messages are published (a first poll waits for one).
     const beforeStart = setInterval(publishSoon, plan.publishEveryMs);
-    const early = await Promise.race([exited, firstRequestOf(emulator, START_WAIT_MS)]);
+    const firstRequest = firstRequestOf(emulator, START_WAIT_MS);
+    const early = await Promise.race([exited, firstRequest.promise]);
+    firstRequest.cancel();
     clearInterval(beforeStart);
     if (early) {
       exit = early;
