@@ -31,7 +31,9 @@ export interface JournalPage {
 }
 
 export class RequestJournal {
-  private readonly ring: (JournalEntry | undefined)[];
+  // The records as emitted, and their ids alongside: nothing is copied on the request path.
+  private readonly ring: (ExchangeFacts | undefined)[];
+  private readonly ids: Float64Array;
   private next = 0;
   private size = 0;
   private lastId = 0;
@@ -42,7 +44,8 @@ export class RequestJournal {
     events: EmulatorEvents,
     readonly capacity: number,
   ) {
-    this.ring = new Array<JournalEntry | undefined>(capacity);
+    this.ring = new Array<ExchangeFacts | undefined>(capacity);
+    this.ids = new Float64Array(capacity);
     this.stop =
       capacity > 0
         ? events.on((event) => {
@@ -55,15 +58,20 @@ export class RequestJournal {
     if (facts.plane === 'control' && facts.operation !== null && UNJOURNALLED_OPERATIONS.has(facts.operation)) return;
     if (this.size === this.capacity) this.evictedCount++;
     else this.size++;
-    this.ring[this.next] = { id: ++this.lastId, ...facts };
+    this.ring[this.next] = facts;
+    this.ids[this.next] = ++this.lastId;
     this.next = (this.next + 1) % this.capacity;
+  }
+
+  private entry(slot: number): JournalEntry {
+    return { id: this.ids[slot]!, ...this.ring[slot]! };
   }
 
   /** Oldest first: what the client rules read. */
   entries(): JournalEntry[] {
     const out: JournalEntry[] = [];
     const start = (this.next - this.size + this.capacity) % Math.max(this.capacity, 1);
-    for (let i = 0; i < this.size; i++) out.push(this.ring[(start + i) % this.capacity]!);
+    for (let i = 0; i < this.size; i++) out.push(this.entry((start + i) % this.capacity));
     return out;
   }
 
@@ -72,7 +80,7 @@ export class RequestJournal {
     const matches = matcherOf(matcher);
     const entries: JournalEntry[] = [];
     for (let i = 1; i <= this.size && entries.length < limit; i++) {
-      const entry = this.ring[(this.next - i + this.capacity) % this.capacity]!;
+      const entry = this.entry((this.next - i + this.capacity) % this.capacity);
       if (matches(entry)) entries.push(entry);
     }
     return { entries, journalled: this.size, evicted: this.evictedCount, capacity: this.capacity };
@@ -81,7 +89,7 @@ export class RequestJournal {
   count(matcher: RequestMatcher = {}): number {
     const matches = matcherOf(matcher);
     let count = 0;
-    for (let i = 0; i < this.size; i++) if (matches(this.ring[i]!)) count++;
+    for (let i = 0; i < this.size; i++) if (matches(this.entry(i))) count++;
     return count;
   }
 

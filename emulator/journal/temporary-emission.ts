@@ -13,9 +13,24 @@ import { operationRoutes, type OpenApiDocument } from '../openapi-routes.js';
 
 const shortDigest = (value: string) => hash('sha256', value, 'base64url').slice(0, 12);
 
+// Identities by credential, so the hot path hashes a credential once (bounded like the verdict cache).
+const identities = new Map<string, string>();
+
 /** `token:<tokenId>`, `token:#<digest>`, `key:#<digest>`: who called, never the credential. */
 function clientOf(credential: string | undefined, principal: Principal | null): string | null {
   if (credential === undefined) return null;
+  const known = identities.get(credential);
+  if (known !== undefined) return known;
+  const identity = identityOf(credential, principal);
+  // A refused credential may be accepted later under the same name: only settled identities are kept.
+  if (principal !== null) {
+    if (identities.size >= 10_000) identities.clear();
+    identities.set(credential, identity);
+  }
+  return identity;
+}
+
+function identityOf(credential: string, principal: Principal | null): string {
   if (principal?.kind === 'apiKey') return `key:#${shortDigest(credential)}`;
   if (principal?.kind === 'token')
     return principal.tokenId ? `token:${principal.tokenId}` : `token:#${shortDigest(credential)}`;
@@ -59,7 +74,7 @@ export function registerTemporaryEmission(
     if (!events.active) return done();
     const entry: Pending = { at: clock.now(), started: performance.now(), payload: undefined };
     pending.set(request, entry);
-    reply.raw.once('close', () => emit(request, reply, entry));
+    reply.raw.on('close', () => emit(request, reply, entry));
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
@@ -71,7 +86,8 @@ export function registerTemporaryEmission(
   function emit(request: FastifyRequest, reply: FastifyReply, entry: Pending): void {
     const url = request.routeOptions.url;
     const operation = url === undefined ? null : (operations.get(`${request.method} ${url}`) ?? null);
-    const path = request.url.split('?')[0]!;
+    const queryAt = request.url.indexOf('?');
+    const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
     const query = (request.query ?? {}) as Record<string, unknown>;
     const header = request.headers.authorization || undefined;
     const tokenQuery = typeof query.token === 'string' && query.token !== '' ? query.token : undefined;
