@@ -27,13 +27,18 @@ export type { ScheduledTopicReset, TopicReset } from './faults/page-changes.js';
 export type { FaultRuleInput, FaultView } from './faults/rule.js';
 export type { LimitsProfile, LimitsView } from './limits/account-limits.js';
 export type { ScenarioApplied, ScenarioInput } from './scenario/apply.js';
+export type { CredentialPlace, DecidedBy, ExchangeFacts, SubscribeCursor } from './exchange.js';
+export type { JournalPage } from './journal/journal.js';
+export type { JournalEntry, RequestMatcher } from './journal/query.js';
+export type { ClientFindings, ClientViolation, RuleResult } from './judge/judge.js';
+export type { RuleLevel } from './judge/rule.js';
 export { EmulatorError } from './errors.js';
 export { version } from './version.js';
 
 /**
  * A running emulator. Besides its address it has the control plane's operations as methods
  * (reset, state, issueToken, expireToken, resetTopic, setClock, addFault, setLimits,
- * startChaos, applyScenario, ...): the same as /_emulator/ (openapi/control.yaml), checked
+ * startChaos, applyScenario, requests, countRequests, clients, ...): the same as /_emulator/ (openapi/control.yaml), checked
  * against the same schemas, throwing EmulatorError (with `code` and `status`) on bad input.
  */
 export interface RunningEmulator extends EmulatorControlApi {
