@@ -174,6 +174,9 @@ const serverOptions = [
   new Option('--chaos-rate <probability>', 'with --chaos-seed: share of requests that get a fault (default 0.1)')
     .env(`${ENV}CHAOS_RATE`)
     .argParser(probability('--chaos-rate')),
+  new Option('--journal-size <count>', 'requests the journal keeps; 0 switches it off (default 10000)')
+    .env(`${ENV}JOURNAL_SIZE`)
+    .argParser(wholeNumber('--journal-size')),
 ];
 
 interface ServerFlags {
@@ -205,6 +208,7 @@ interface ServerFlags {
   limitSubscriptions?: number;
   chaosSeed?: number;
   chaosRate?: number;
+  journalSize?: number;
 }
 
 async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
@@ -237,6 +241,7 @@ async function settingsFrom(flags: ServerFlags): Promise<EmulatorSettings> {
     limitConcurrentSubscriptions: flags.limitSubscriptions,
     chaosSeed: flags.chaosSeed,
     chaosRate: flags.chaosRate,
+    journalSize: flags.journalSize,
   });
 }
 
