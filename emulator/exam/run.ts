@@ -118,7 +118,7 @@ function firstRequestOf(emulator: RunningEmulator, ms: number) {
   return { promise, cancel: () => done() };
 }
 
-/** Plays one step through the control methods; returns the time of a page change. */
+/** Plays one step through the control methods the emulator offers everyone. */
 function play(emulator: RunningEmulator, step: ExamStep, vending: TokenVending): void {
   const target = { cache: EXAM_CACHE, topic: EXAM_TOPIC };
   switch (step.kind) {
