@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../index.js';
 import { RequestJournal } from '../journal/journal.js';
+import type { ExchangeFacts } from '../exchange.js';
 import type { JournalEntry } from '../journal/query.js';
 import { judgeClients } from '../judge/judge.js';
 import {
@@ -106,7 +107,7 @@ function firstRequestOf(emulator: RunningEmulator, ms: number) {
   const promise = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => done(), ms);
     const off = emulator.context.events.on((event) => {
-      const record = event.kind === 'request' ? (event.record as JournalEntry) : undefined;
+      const record = event.kind === 'request' ? (event.record as ExchangeFacts) : undefined;
       if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
     });
     done = () => {
