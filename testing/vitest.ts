@@ -2,8 +2,7 @@
 // `useTopicsEmulator()` gives each test file an emulator and a clean one for every test;
 // `topicsEmulatorGlobalSetup()` starts one for the whole run, shared by every worker.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../emulator/index.js';
-import type { ClientFindings } from '../emulator/judge/judge.js';
+import { startEmulator, type ClientFindings, type EmulatorSettings, type RunningEmulator } from '../emulator/index.js';
 import { formatFindings } from '../emulator/judge/format.js';
 
 export interface TopicsEmulatorHandle {
@@ -26,8 +25,8 @@ export function useTopicsEmulator(options: Partial<EmulatorSettings> = {}): Topi
   beforeAll(async () => {
     running = await startEmulator({ port: 0, logLevel: 'silent', ...options });
   });
-  beforeEach(async () => {
-    await current().reset();
+  beforeEach(() => {
+    current().reset();
   });
   afterAll(async () => {
     await running?.close();

@@ -1,16 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import type { OperationHandler } from '../context.js';
-import type { ChaosInput } from '../faults/chaos.js';
-import type { FaultRuleInput } from '../faults/rule.js';
-import type { LimitsProfile } from '../limits/account-limits.js';
-import type { RequestMatcher } from '../journal/query.js';
-import type { ScenarioInput } from '../scenario/apply.js';
-import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
+import type {
+  ChaosInput,
+  ClockInput,
+  FaultRuleInput,
+  LimitsInput,
+  RequestMatcher,
+  Scenario,
+  TopicResetInput,
+  WithdrawalInput,
+} from '../../openapi/generated/control-types.js';
+import type { TokenRequest } from '../auth/tokens.js';
+import type { EmulatorControls } from './controls.js';
 import { healthHandler } from './health.js';
 import { controlOperation as op, created, ok } from './operation.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
-// validated against the document; every operation is a method of EmulatorControls.
+// validated against the document by the route (once); every operation is a method of
+// EmulatorControls.
 
 const body = <T>(request: FastifyRequest) => request.body as T;
 const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
@@ -20,9 +27,9 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     healthHandler(),
     op('reset', () => ok(controls.reset())),
     op('getState', () => ok(controls.state())),
-    op('issueToken', async (r) => created(await controls.issueToken(body<TokenInput>(r)))),
-    op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
-    op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
+    op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),
+    op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
+    op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
     op('resetTopic', (r) => {
       const result = controls.resetTopic(param(r, 'cacheName'), param(r, 'topicName'), body<TopicResetInput>(r));
       return { status: 'previousPage' in result ? 200 : 202, body: result };
@@ -35,12 +42,15 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('getFault', (r) => ok(controls.fault(param(r, 'faultId')))),
     op('removeFault', (r) => ok(controls.removeFault(param(r, 'faultId')))),
     op('getLimits', () => ok(controls.limits())),
-    op('setLimits', (r) => ok(controls.setLimits(body<Partial<LimitsProfile>>(r)))),
+    op('setLimits', (r) => ok(controls.setLimits(body<LimitsInput>(r)))),
     op('getChaos', () => ok(controls.chaos())),
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),
-    op('applyScenario', (r) => ok(controls.applyScenario(body<ScenarioInput>(r)))),
-    op('listRequests', (r) => ok(controls.requests(requestQuery(r.query as Record<string, string | undefined>)))),
+    op('applyScenario', (r) => ok(controls.applyScenario(body<Scenario>(r)))),
+    op('listRequests', (r) => {
+      const { limit, ...matcher } = requestQuery(r.query as Record<string, string | undefined>);
+      return ok(controls.requests(matcher, limit));
+    }),
     op('countRequests', (r) => ok(controls.countRequests(body<RequestMatcher>(r)))),
     op('listClients', () => ok(controls.clients())),
   ];
@@ -48,17 +58,16 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
 
 /** The listing's query string (strings, checked by the document's patterns) as a matcher and a limit. */
 function requestQuery(query: Record<string, string | undefined>): RequestMatcher & { limit?: number } {
-  const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+  const question: RequestMatcher & { limit?: number } = {};
   const { plane, operation, cache, topic, status, client, since, afterId, limit } = query;
-  return {
-    plane: plane as RequestMatcher['plane'],
-    operation,
-    cache,
-    topic,
-    status: number(status),
-    client,
-    since,
-    afterId: number(afterId),
-    limit: number(limit),
-  };
+  if (plane !== undefined) question.plane = plane as NonNullable<RequestMatcher['plane']>;
+  if (operation !== undefined) question.operation = operation;
+  if (cache !== undefined) question.cache = cache;
+  if (topic !== undefined) question.topic = topic;
+  if (status !== undefined) question.status = Number(status);
+  if (client !== undefined) question.client = client;
+  if (since !== undefined) question.since = since;
+  if (afterId !== undefined) question.afterId = Number(afterId);
+  if (limit !== undefined) question.limit = Number(limit);
+  return question;
 }

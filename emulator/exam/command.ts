@@ -64,7 +64,8 @@ export function examCommand<Flags extends object>(
   const skip = new Set(['--host', '--port', '--scenario', '--control', '--admin-key']);
   for (const option of serverOptions) if (!skip.has(option.long!)) command.addOption(option);
   return command.action(async (args: string[], flags: ExamFlags & Flags) => {
-    if (flags.listRules) {
+    const { scenario, duration, report: reports, strict, listRules: rulesOnly, ...serverFlags } = flags;
+    if (rulesOnly) {
       process.stdout.write(listRules());
       return;
     }
@@ -73,7 +74,6 @@ export function examCommand<Flags extends object>(
       process.exitCode = 2;
       return;
     }
-    const { scenario, duration, report: reports, strict, listRules: _list, ...serverFlags } = flags;
     try {
       // Only what the flags (or a config file) changed: the plan chooses the rest, e.g. its long-poll timeout.
       const settings = Object.fromEntries(

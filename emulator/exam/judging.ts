@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../journal/query.js';
 import { clientRules } from '../judge/catalogue.js';
 import { endOf } from '../judge/rule.js';
-import type { ClientFindings, ClientViolation } from '../judge/judge.js';
+import type { ClientFindings, ClientViolation } from '../../openapi/generated/control-types.js';
 import type { RuleLevel } from '../judge/rule.js';
 import type { ExamStep } from './plan.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { checked } from '../control/validation.js';
-import type { ScenarioInput } from '../scenario/apply.js';
+import type { Scenario } from '../../openapi/generated/control-types.js';
 import { ScenarioError } from '../scenario/load.js';
 import { parseYaml } from '../yaml.js';
 
@@ -37,7 +37,7 @@ export interface ExamPlan {
   /** The emulator's long-poll timeout during the exam (an emulator flag overrides it). */
   longPollTimeoutMs: number;
   /** Faults, limits, chaos... applied at the start (a scenario file's own members). */
-  scenario?: ScenarioInput;
+  scenario?: Scenario;
 }
 
 export const DEFAULT_DURATION_MS = 60_000;
@@ -96,7 +96,7 @@ function stepOf(value: unknown, where: string): ExamStep {
     throw new ExamPlanError(`${where}.kind must be one of ${stepKinds.join(', ')}`);
   for (const key of ['atMs', 'count', 'retryAfterSeconds', 'durationMs'] as const) {
     const n = step[key];
-    if (n !== undefined && (!Number.isSafeInteger(n) || (n as number) < 0))
+    if (n !== undefined && (!Number.isSafeInteger(n) || n < 0))
       throw new ExamPlanError(`${where}.${key} must be a whole number`);
   }
   if (step.atMs === undefined) throw new ExamPlanError(`${where} needs atMs`);
@@ -117,9 +117,9 @@ export function parsePlan(text: string, source: string, durationMs?: number): Ex
   const base = standardPlan(durationMs ?? (exam.durationMs as number | undefined) ?? DEFAULT_DURATION_MS);
   const steps = exam.steps === undefined ? base.steps : exam.steps;
   if (!Array.isArray(steps)) throw new ExamPlanError(`${source}: exam.steps must be a list`);
-  let checkedScenario: ScenarioInput | undefined;
+  let checkedScenario: Scenario | undefined;
   try {
-    if (Object.keys(scenario).length > 0) checkedScenario = checked<ScenarioInput>('Scenario', scenario);
+    if (Object.keys(scenario).length > 0) checkedScenario = checked('Scenario', scenario);
   } catch (error) {
     throw new ScenarioError(
       `${source}: ${(error as Error).message.replace('The request body is invalid: body', 'the scenario')}`,

@@ -73,7 +73,7 @@ export function renderText(report: ExamReport): string {
 
 function xml(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+    .replace(/[^\t\n\r\u0020-\ufffd]/g, '\ufffd') // what XML 1.0 cannot hold
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

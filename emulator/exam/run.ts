@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../index.js';
 import { RequestJournal } from '../journal/journal.js';
-import type { ExchangeFacts } from '../exchange.js';
 import type { JournalEntry } from '../journal/query.js';
 import { judgeClients } from '../judge/judge.js';
 import {
@@ -107,7 +106,7 @@ function firstRequestOf(emulator: RunningEmulator, ms: number) {
   const promise = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => done(), ms);
     const off = emulator.context.events.on((event) => {
-      const record = event.kind === 'request' ? (event.record as ExchangeFacts) : undefined;
+      const record = event.kind === 'request' ? event.record : undefined;
       if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
     });
     done = () => {
@@ -203,7 +202,9 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
       await response?.arrayBuffer();
       if (response?.status === 204) published.push({ n: number, at: sentAt });
     };
-    const publishSoon = () => (publishing = publishing.then(publishNext));
+    const publishSoon = () => {
+      publishing = publishing.then(publishNext);
+    };
     // The plan's clock starts with the client's first request, so that a slow start misses
     // nothing of the gauntlet; meanwhile messages are published (a first poll waits for one).
     const beforeStart = setInterval(publishSoon, plan.publishEveryMs);

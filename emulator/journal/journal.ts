@@ -1,3 +1,4 @@
+import type { RequestList } from '../../openapi/generated/control-types.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts } from '../exchange.js';
 import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
@@ -20,16 +21,6 @@ export const UNJOURNALLED_OPERATIONS: ReadonlySet<string> = new Set([
 
 export const DEFAULT_LIST_LIMIT = 100;
 
-export interface JournalPage {
-  /** Newest first. */
-  entries: JournalEntry[];
-  /** Entries held now. */
-  journalled: number;
-  /** Entries pushed out of the ring (oldest first) since start or the last reset. */
-  evicted: number;
-  capacity: number;
-}
-
 export class RequestJournal {
   // The records as emitted, and their ids alongside: nothing is copied on the request path.
   private readonly ring: (ExchangeFacts | undefined)[];
@@ -49,7 +40,7 @@ export class RequestJournal {
     this.stop =
       capacity > 0
         ? events.on((event) => {
-            if (event.kind === 'request') this.record(event.record as ExchangeFacts);
+            if (event.kind === 'request') this.record(event.record);
           })
         : () => false;
   }
@@ -76,7 +67,7 @@ export class RequestJournal {
   }
 
   /** Newest first, at most `limit` of those the matcher accepts. */
-  list(matcher: RequestMatcher = {}, limit = DEFAULT_LIST_LIMIT): JournalPage {
+  list(matcher: RequestMatcher = {}, limit = DEFAULT_LIST_LIMIT): RequestList {
     const matches = matcherOf(matcher);
     const entries: JournalEntry[] = [];
     for (let i = 1; i <= this.size && entries.length < limit; i++) {

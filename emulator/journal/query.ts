@@ -1,46 +1,17 @@
-import type { ExchangeFacts } from '../exchange.js';
+import type { JournalEntry, RequestMatcher } from '../../openapi/generated/control-types.js';
 
 // Which journalled requests a question is about: the filters of GET /_emulator/requests and
 // the WireMock-style matcher of POST /_emulator/requests/count, as one pure predicate.
 
-/** One journalled request: the facts of the exchange and its place in the journal. */
-export interface JournalEntry extends ExchangeFacts {
-  /** Increasing from 1 for the emulator's life (a reset does not restart it). */
-  id: number;
-}
-
-/** Every member is optional; a request matches when it matches every member given. */
-export interface RequestMatcher {
-  plane?: ExchangeFacts['plane'];
-  operation?: string;
-  method?: string;
-  path?: string;
-  cache?: string;
-  topic?: string;
-  topicPrefix?: string;
-  client?: string;
-  /** One status, or any of several; `null` matches requests that got no answer. */
-  status?: number | null | (number | null)[];
-  code?: string;
-  credentialPlace?: ExchangeFacts['credentialPlace'];
-  bearer?: boolean;
-  dropped?: boolean;
-  clientGone?: boolean;
-  /** A subscribe's cursor as sent; `null` matches a first request without one. */
-  cursor?: ExchangeFacts['cursor'];
-  /** At or after this time (date-time or clock ms). */
-  since?: string | number;
-  /** Before this time (date-time or clock ms). */
-  until?: string | number;
-  /** Only entries with a greater id: a reader that polls asks for what is new. */
-  afterId?: number;
-}
+// One journalled request (the facts of the exchange and its id, increasing from 1 for the
+// emulator's life) and the matcher: their shapes are the control document's.
+export type { JournalEntry, RequestMatcher };
 
 function timeOf(value: string | number): number {
   return typeof value === 'number' ? value : Date.parse(value);
 }
 
-function sameCursor(a: ExchangeFacts['cursor'], b: ExchangeFacts['cursor']): boolean {
+function sameCursor(a: JournalEntry['cursor'], b: JournalEntry['cursor']): boolean {
   if (a === null || b === null) return a === b;
   return a.sequenceNumber === b.sequenceNumber && a.sequencePage === b.sequencePage;
 }

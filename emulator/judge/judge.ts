@@ -1,63 +1,16 @@
+import type { ClientFindings, ClientViolation } from '../../openapi/generated/control-types.js';
 import type { JournalEntry } from '../journal/query.js';
 import { clientRules } from './catalogue.js';
-import type { ClientRule, ClientView, RuleLevel } from './rule.js';
+import type { ClientRule, ClientView } from './rule.js';
 import { followSubscriptions } from './subscriptions.js';
 
 // The client rules over the journal: group the service requests by client (credential
 // identity), follow each client's subscriptions, run every rule. Pure: the same entries give
 // the same findings.
 
-export interface ClientViolation {
-  rule: string;
-  level: RuleLevel;
-  sentence: string;
-  source: string;
-  message: string;
-  /** The journal entries that show it. */
-  requests: JournalEntry[];
-}
-
-export interface RuleResult {
-  rule: string;
-  level: RuleLevel;
-  occasions: number;
-  violations: number;
-}
-
-export interface SubscriptionSummary {
-  id: number;
-  cache: string;
-  topic: string;
-  polls: number;
-  /** Journal ids of its first and last poll. */
-  firstRequest: number;
-  lastRequest: number;
-  itemsReceived: number;
-  discontinuities: number;
-}
-
-export interface ClientCounters {
-  requests: number;
-  publishes: number;
-  polls: number;
-  errors: number;
-  throttled: number;
-  unauthorized: number;
-  dropped: number;
-  clientGone: number;
-  itemsReceived: number;
-  discontinuities: number;
-}
-
-export interface ClientFindings {
-  client: string;
-  firstSeen: number;
-  lastSeen: number;
-  counters: ClientCounters;
-  subscriptions: SubscriptionSummary[];
-  rules: RuleResult[];
-  violations: ClientViolation[];
-}
+// The findings' shapes are the control document's (ClientFindings, ClientViolation).
+type RuleResult = ClientFindings['rules'][number];
+type ClientCounters = ClientFindings['counters'];
 
 function countersOf(requests: readonly JournalEntry[]): ClientCounters {
   const count = (test: (r: JournalEntry) => boolean) => requests.filter(test).length;
@@ -75,7 +28,11 @@ function countersOf(requests: readonly JournalEntry[]): ClientCounters {
   };
 }
 
-export function judgeClient(client: string, requests: JournalEntry[], rules: readonly ClientRule[] = clientRules) {
+export function judgeClient(
+  client: string,
+  requests: JournalEntry[],
+  rules: readonly ClientRule[] = clientRules,
+): ClientFindings {
   const byId = new Map(requests.map((r) => [r.id, r]));
   const subscriptions = followSubscriptions(requests.filter((r) => r.operation === 'subscribe'));
   const view: ClientView = { client, requests, subscriptions };
@@ -122,7 +79,10 @@ export function judgeClient(client: string, requests: JournalEntry[], rules: rea
 }
 
 /** Every client of the service plane (requests without a credential are not a client), in order of first request. */
-export function judgeClients(entries: readonly JournalEntry[], rules: readonly ClientRule[] = clientRules) {
+export function judgeClients(
+  entries: readonly JournalEntry[],
+  rules: readonly ClientRule[] = clientRules,
+): ClientFindings[] {
   const byClient = new Map<string, JournalEntry[]>();
   const inOrder = entries
     .filter((e) => e.plane === 'service' && e.client !== null)

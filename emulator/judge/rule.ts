@@ -1,3 +1,4 @@
+import type { ClientViolation } from '../../openapi/generated/control-types.js';
 import type { SubscribeCursor } from '../exchange.js';
 import type { JournalEntry } from '../journal/query.js';
 import type { Subscription } from './subscriptions.js';
@@ -7,7 +8,7 @@ import type { Subscription } from './subscriptions.js';
 // show it (journal ids), so a reader can see for themselves.
 
 /** `contract`: the contract or the provider's documentation says so. `advice`: what robust clients do. */
-export type RuleLevel = 'contract' | 'advice';
+export type RuleLevel = ClientViolation['level'];
 
 /** Everything one client (one credential identity) sent to the service, as the checks see it. */
 export interface ClientView {

@@ -103,7 +103,7 @@ describe('the journal of a running emulator', () => {
     expect((await client.control('GET', '/state')).status).toBe(200);
     await done;
 
-    const { entries } = await emulator.requests({ limit: 10 });
+    const { entries } = emulator.requests({ limit: 10 });
     expect(entries.map((e) => [e.plane, e.operation, e.status])).toEqual([
       ['control', 'getState', 200],
       ['service', 'subscribe', 400],
@@ -152,7 +152,7 @@ describe('the journal of a running emulator', () => {
 
   it('marks a dropped connection and a client that went away, and the cursor a first request left out', async () => {
     const done = journalled(2);
-    await emulator.addFault({ operation: 'subscribe', topic: 'gone', drop: true, count: 1 });
+    emulator.addFault({ operation: 'subscribe', topic: 'gone', drop: true, count: 1 });
     await expect(
       fetch(`${emulator.url}/topics/${CACHE}/gone`, { headers: { authorization: emulator.apiKey } }),
     ).rejects.toThrow();

@@ -96,6 +96,9 @@ describe('npm package', () => {
         'dist/emulator/cli.js',
         'dist/emulator/index.js',
         'dist/emulator/index.d.ts',
+        // The types generated from the documents, which the client's and the modules' types import.
+        'dist/openapi/generated/control-types.d.ts',
+        'dist/openapi/generated/topics-types.d.ts',
         'openapi/topics.yaml',
       ]),
     );

@@ -26,7 +26,7 @@ function quickAndEmpty(answer: JournalEntry): boolean {
 export function checkNoSpin(client: ClientView): RuleOutcome {
   const outcome: RuleOutcome = { occasions: 0, violations: [] };
   for (const subscription of client.subscriptions) {
-    const spins = subscription.polls.filter((poll, i) => i > 0 && quickAndEmpty(subscription.polls[i - 1]!));
+    const spins = subscription.polls.filter((_poll, i) => i > 0 && quickAndEmpty(subscription.polls[i - 1]!));
     if (spins.length === 0) continue;
     outcome.occasions++;
     const busiest = busiestSecond(spins.map((p) => p.at));
