@@ -34,5 +34,18 @@ export default tseslint.config(
   },
   // The plain JavaScript here (this file, scripts/executable-bins.mjs) runs on Node.
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
+  // The example clients the exam judges (fixtures/clients/) use Node's web globals.
+  {
+    files: ['fixtures/clients/*.mjs'],
+    languageOptions: {
+      globals: {
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        console: 'readonly',
+      },
+    },
+  },
   prettier,
 );

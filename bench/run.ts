@@ -4,6 +4,7 @@ import { conformance } from './figures/conformance.js';
 import { fanout } from './figures/fanout.js';
 import { oursSpec, type BenchContext, type BenchOptions, type Figure, type Row } from './figures/figure.js';
 import { idle } from './figures/idle.js';
+import { journal } from './figures/journal.js';
 import { latency } from './figures/latency.js';
 import { memoryLongRun } from './figures/memory-long-run.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
@@ -24,7 +25,7 @@ import { formatTable } from './report/table.js';
 // B-fastify one by one.
 // `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
-const figures: Figure[] = [startup, throughput, latency, fanout, idle, memoryLongRun, conformance];
+const figures: Figure[] = [startup, throughput, journal, latency, fanout, idle, memoryLongRun, conformance];
 
 interface Arguments {
   options: BenchOptions;

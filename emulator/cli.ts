@@ -5,6 +5,7 @@ import { parsePermissions, roles, type Permission } from './auth/permissions.js'
 import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
 import { tokenTtlSeconds } from './documents.js';
 import { parseDuration } from './durations.js';
+import { examCommand } from './exam/command.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
@@ -224,6 +225,8 @@ const token = program
   .action((flags: TokenFlags) => printToken(flags));
 for (const key of tokenSettings) token.addOption(settingOptions.get(key)!);
 token.addOption(configFileOption);
+
+program.addCommand(examCommand([...settingOptions.values(), configFileOption], settingsFrom));
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {

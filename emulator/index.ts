@@ -22,20 +22,31 @@ export type {
   ResetResult,
   TopicResetInput,
 } from '../openapi/generated/control-types.js';
+export type {
+  ClientFindings,
+  ClientList,
+  ClientViolation,
+  JournalEntry,
+  RequestCount,
+  RequestList,
+  RequestMatcher,
+} from '../openapi/generated/control-types.js';
 export type { TokenWithdrawal } from './control/token-withdrawals.js';
 export type { ChaosInput, ChaosKind, ChaosView } from './faults/chaos.js';
 export type { ScheduledTopicReset, TopicReset } from './topics/page-changes.js';
 export type { FaultRuleInput, FaultView } from './faults/rule.js';
 export type { LimitsProfile, LimitsView } from './limits/account-limits.js';
 export type { ScenarioApplied, ScenarioInput } from './scenario/apply.js';
+export type { CredentialPlace, DecidedBy, ExchangeFacts, SubscribeCursor } from './exchange.js';
+export type { RequestQuery } from './control/api.js';
 export { EmulatorError } from './errors.js';
 export { version } from './version.js';
 
 /**
  * A running emulator. Besides its address it has the control plane's operations as methods
  * (reset, state, issueToken, expireToken, resetTopic, setClock, addFault, setLimits,
- * startChaos, applyScenario, ...): the same as /_emulator/ (openapi/control.yaml), checked
- * against the same schemas, throwing EmulatorError (with `code` and `status`) on bad input.
+ * startChaos, applyScenario, requests, countRequests, clients, ...): the same as /_emulator/
+ * (openapi/control.yaml), checked against the same schemas, throwing EmulatorError (with `code` and `status`) on bad input.
  */
 export interface RunningEmulator extends EmulatorControlApi {
   /** Base URL, e.g. http://127.0.0.1:4545 (no trailing slash). */

@@ -255,6 +255,13 @@ export const settingsTable = {
     default: chaosInputDefaults().rate, // the control plane's ChaosInput default
     help: 'with --chaos-seed: share of requests that get a fault',
   },
+  journalSize: {
+    flag: '--journal-size <count>',
+    env: 'JOURNAL_SIZE',
+    schema: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    default: 10_000,
+    help: 'requests the journal keeps (the newest); 0 switches the journal, and the client rules, off',
+  },
 } as const satisfies Record<string, SettingRow>;
 
 /** Not a setting: where more settings come from. */

@@ -1,8 +1,9 @@
 // Vitest helpers for projects that test a Topics client against the emulator in-process.
 // `useTopicsEmulator()` gives each test file an emulator and a clean one for every test;
 // `topicsEmulatorGlobalSetup()` starts one for the whole run, shared by every worker.
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../emulator/index.js';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startEmulator, type ClientFindings, type EmulatorSettings, type RunningEmulator } from '../emulator/index.js';
+import { formatFindings } from '../emulator/judge/format.js';
 
 export interface TopicsEmulatorHandle {
   /** The running emulator: its url, apiKey and every control method (reset, addFault, setClock, ...). */
@@ -78,5 +79,51 @@ export async function resetTopicsEmulator(url: string, adminKey?: string): Promi
 declare module 'vitest' {
   export interface ProvidedContext {
     topicsEmulator: ProvidedTopicsEmulator;
+  }
+}
+
+export interface ClientViolationOptions {
+  /** Only the rules the contract states (level `contract`); by default advice counts too. */
+  contractOnly?: boolean;
+  /** Only this client identity (`token:<id>`, `key:#<digest>`). */
+  client?: string;
+}
+
+type HoldsFindings = TopicsEmulatorHandle | Pick<RunningEmulator, 'clients'> | { clients: ClientFindings[] };
+
+function findingsOf(received: HoldsFindings): ClientFindings[] {
+  if ('emulator' in received) return received.emulator.clients().clients;
+  if (typeof received.clients === 'function') return received.clients().clients;
+  return received.clients;
+}
+
+expect.extend({
+  /**
+   * `expect(topics).toHaveNoClientViolations()`: the client rules found nothing wrong in what
+   * the clients sent (the journal since the last reset). The failure lists every violation with
+   * its rule, the sentence it rests on and the requests that show it.
+   */
+  toHaveNoClientViolations(received: HoldsFindings, options: ClientViolationOptions = {}) {
+    const clients = findingsOf(received)
+      .filter((c) => options.client === undefined || c.client === options.client)
+      .map((c) => ({
+        ...c,
+        violations: c.violations.filter((v) => !options.contractOnly || v.level === 'contract'),
+      }));
+    const count = clients.reduce((n, c) => n + c.violations.length, 0);
+    return {
+      pass: count === 0,
+      message: () =>
+        count === 0
+          ? 'expected client rule violations, found none'
+          : `expected no client rule violations, found ${count}:\n${formatFindings(clients)}`,
+    };
+  },
+});
+
+declare module 'vitest' {
+  interface Assertion<T> {
+    /** The client rules found no violation (emulator/judge/); `{ contractOnly: true }` ignores advice. */
+    toHaveNoClientViolations(options?: ClientViolationOptions): T;
   }
 }

@@ -9,15 +9,15 @@ import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult, t
 // with the dev key, against the emulator and against B-fastify's bare route in the same run.
 
 const connections = 100;
-const warmUpSeconds = 2;
+export const warmUpSeconds = 2;
 const runSeconds = 4;
 // A second, paced load in each run: CPU per publish measured below saturation is the server's own
 // cost, free of the scheduling noise of two saturated processes on a shared machine.
-const pacedRate = 2_000;
+export const pacedRate = 2_000;
 const pacedSeconds = 2;
 const body = 'hello from the topics-emulator bench';
 
-interface Sample {
+export interface Sample {
   requestsPerSecond: number;
   errors: number;
   non2xx: number;
@@ -27,7 +27,7 @@ interface Sample {
   cpuPerPublishUs: number;
 }
 
-async function load(
+export async function load(
   server: ServerProcess,
   seconds: number,
   overallRate?: number,
@@ -54,7 +54,8 @@ async function load(
   };
 }
 
-async function measure(server: ServerProcess): Promise<Sample> {
+/** A saturated run, then a paced one for the CPU per publish. */
+export async function measure(server: ServerProcess): Promise<Sample> {
   const saturated = await load(server, runSeconds);
   const paced = await load(server, pacedSeconds, pacedRate);
   return {

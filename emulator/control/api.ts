@@ -1,4 +1,11 @@
-import type { Clock, IssuedToken, TokenRequest as TokenInput } from '../../openapi/generated/control-types.js';
+import type {
+  Clock,
+  IssuedToken,
+  RequestLimit,
+  RequestList,
+  RequestMatcher,
+  TokenRequest as TokenInput,
+} from '../../openapi/generated/control-types.js';
 import type { TokenRequest } from '../auth/tokens.js';
 import type { EmulatorControls } from './controls.js';
 import { checked } from './validation.js';
@@ -9,6 +16,9 @@ import { checked } from './validation.js';
 // 400 invalid_body on bad input.
 
 export type { TokenInput };
+
+/** A listing's question: a matcher, and at most how many entries (default 100). */
+export type RequestQuery = RequestMatcher & { limit?: RequestLimit };
 
 type Unchanged =
   | 'reset'
@@ -22,7 +32,8 @@ type Unchanged =
   | 'chaos'
   | 'stopChaos'
   | 'loadScenarioFile'
-  | 'snapshot';
+  | 'snapshot'
+  | 'clients';
 type Checked =
   | 'expireToken'
   | 'revokeToken'
@@ -32,13 +43,16 @@ type Checked =
   | 'setLimits'
   | 'startChaos'
   | 'applyScenario'
-  | 'restore';
+  | 'restore'
+  | 'countRequests';
 
 export interface EmulatorControlApi extends Pick<EmulatorControls, Unchanged | Checked> {
   /** Signs a token in the portable format; it expires ttlSeconds (default 3600) after the clock's reading. */
   issueToken(request: TokenInput): Promise<IssuedToken>;
   /** Moves the clock forward by `ms` (setClock with advanceMs). */
   advanceClock(ms: number): Clock;
+  /** Journalled requests, newest first: those the query's matcher accepts, at most its `limit` (default 100). */
+  requests(query?: RequestQuery): RequestList;
 }
 
 export function controlApi(controls: EmulatorControls): EmulatorControlApi {
@@ -76,5 +90,9 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
     loadScenarioFile: (path) => c.loadScenarioFile(path),
     snapshot: () => c.snapshot(),
     restore: (snapshot) => c.restore(checked('Snapshot', snapshot)),
+    requests: ({ limit, ...matcher } = {}) =>
+      c.requests(checked('RequestMatcher', matcher), limit === undefined ? undefined : checked('RequestLimit', limit)),
+    countRequests: (matcher) => c.countRequests(checked('RequestMatcher', matcher)),
+    clients: () => c.clients(),
   };
 }

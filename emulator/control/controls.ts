@@ -1,12 +1,17 @@
 import type {
   Chaos,
   ChaosInput,
+  ClientList,
   Clock,
   ClockInput,
   Fault,
   FaultRuleInput,
   Limits,
   LimitsInput,
+  RequestCount,
+  RequestLimit,
+  RequestList,
+  RequestMatcher,
   ResetResult,
   Scenario,
   ScenarioApplied,
@@ -26,6 +31,8 @@ import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type To
 import type { EmulatorContext } from '../context.js';
 import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
+import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
+import { judgeClients } from '../judge/judge.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
 import { EmulatorMetrics } from '../metrics/metrics.js';
 import { applyScenario } from '../scenario/apply.js';
@@ -47,6 +54,8 @@ export class EmulatorControls {
   endpoint: string;
   /** The counters and gauges GET /_emulator/metrics shows. */
   readonly metrics: EmulatorMetrics;
+  /** The request journal (journal/journal.ts): every answered request, the newest `journalSize`. */
+  readonly journal: RequestJournal;
   private readonly withdrawals: TokenWithdrawals;
   private startupScenario: Scenario | undefined;
 
@@ -55,6 +64,7 @@ export class EmulatorControls {
     this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
     this.metrics = new EmulatorMetrics(context);
+    this.journal = new RequestJournal(context.events, settings.journalSize);
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
@@ -65,6 +75,7 @@ export class EmulatorControls {
     this.withdrawals.reset();
     const answeredSubscribers = this.context.waiting.answerAll().length;
     store.clear();
+    this.journal.clear();
     auth.reset();
     clock.useRealTime();
     limits.reset(limitsProfileOf(this.context.settings));
@@ -240,6 +251,21 @@ export class EmulatorControls {
     return applyRestore(this.context, this.withdrawals, plan);
   }
 
+  /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
+  requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): RequestList {
+    return this.journal.list(matcher, limit);
+  }
+
+  /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
+  countRequests(matcher: RequestMatcher = {}): RequestCount {
+    return { count: this.journal.count(matcher) };
+  }
+
+  /** Every client in the journal, judged by the client rules (judge/catalogue.ts). */
+  clients(): ClientList {
+    return { clients: judgeClients(this.journal.entries()) };
+  }
+
   /** The configuration's own faults (chaos seed, scenario): applied at start and after every reset. */
   async startUp(): Promise<void> {
     const { scenario } = this.context.settings;
@@ -252,6 +278,7 @@ export class EmulatorControls {
     this.context.faults.reset();
     this.context.pageChanges.reset();
     this.withdrawals.reset();
+    this.journal.dispose();
   }
 
   private applyStartup(): void {

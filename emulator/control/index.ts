@@ -5,6 +5,7 @@ import type {
   ClockInput,
   FaultRuleInput,
   LimitsInput,
+  RequestMatcher,
   Scenario,
   Snapshot,
   TopicResetInput,
@@ -51,5 +52,27 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('getSnapshot', () => ok(controls.snapshot())),
     op('loadSnapshot', (r) => ok(controls.restore(body<Snapshot>(r)))),
     metricsHandler(controls.metrics),
+    op('listRequests', (r) => {
+      const { limit, ...matcher } = requestQuery(r.query as Record<string, string | undefined>);
+      return ok(controls.requests(matcher, limit));
+    }),
+    op('countRequests', (r) => ok(controls.countRequests(body<RequestMatcher>(r)))),
+    op('listClients', () => ok(controls.clients())),
   ];
+}
+
+/** The listing's query string (strings, checked by the document's patterns) as a matcher and a limit. */
+function requestQuery(query: Record<string, string | undefined>): RequestMatcher & { limit?: number } {
+  const question: RequestMatcher & { limit?: number } = {};
+  const { plane, operation, cache, topic, status, client, since, afterId, limit } = query;
+  if (plane !== undefined) question.plane = plane as NonNullable<RequestMatcher['plane']>;
+  if (operation !== undefined) question.operation = operation;
+  if (cache !== undefined) question.cache = cache;
+  if (topic !== undefined) question.topic = topic;
+  if (status !== undefined) question.status = Number(status);
+  if (client !== undefined) question.client = client;
+  if (since !== undefined) question.since = since;
+  if (afterId !== undefined) question.afterId = Number(afterId);
+  if (limit !== undefined) question.limit = Number(limit);
+  return question;
 }

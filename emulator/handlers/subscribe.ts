@@ -30,8 +30,6 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       // ajv coerces "Infinity" and "1e400" to Infinity and checks `maximum` only on finite numbers.
       requireWhole('sequence_number', cursor.sequenceNumber);
       requireWhole('sequence_page', cursor.sequencePage);
-      if (request.exchange && (query.sequence_number !== undefined || query.sequence_page !== undefined))
-        request.exchange.cursor = { ...cursor };
       const topic = store.topic(cacheName, topicName);
       const ready = topic.read(cursor, request.deliveries?.maxItems);
       if (ready !== undefined) return answerRead(context, request, reply, ready);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { credentialFrom } from '../auth/credentials.js';
-import { recordClient } from './exchanges.js';
+import { recordClient, recordRefusedClient } from './exchanges.js';
 
 // Who is calling, settled before the body is read (a stranger's body is never buffered): the
 // route's onRequest hook. What they may do is checked by the service route once the document's
@@ -16,10 +16,23 @@ export function authenticationHook(auth: Authenticator) {
       const known = auth.known(credential);
       if (known) return identified(request, credential, known, done);
     } catch (error) {
-      return done(error as Error);
+      return refused(request, error as Error, done);
     }
-    auth.authenticate(credential).then((principal) => identified(request, credential, principal, done), done);
+    auth.authenticate(credential).then(
+      (principal) => identified(request, credential, principal, done),
+      (error: Error) => refused(request, error, done),
+    );
   };
+}
+
+function refused(request: FastifyRequest, error: Error, done: HookHandlerDoneFunction): void {
+  if (request.exchange) {
+    const { token } = request.query as { token?: unknown };
+    const header = request.headers.authorization ?? '';
+    const presented = header !== '' ? header : typeof token === 'string' ? token : '';
+    if (presented !== '') recordRefusedClient(request.exchange, presented);
+  }
+  done(error);
 }
 
 function identified(

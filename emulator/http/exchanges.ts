@@ -3,10 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/authenticator.js';
+import { jwtFrom } from '../auth/tokens.js';
 import type { Clock } from '../clock.js';
 import type { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
-import type { CredentialPlace, ExchangeFacts } from '../exchange.js';
+import type { CredentialPlace, ExchangeFacts, SubscribeCursor } from '../exchange.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
 
 // The facts of one answered request (exchange.ts), gathered along the request path only while
@@ -34,6 +35,19 @@ function credentialPlace(request: FastifyRequest): CredentialPlace {
   return inHeader ? (inQuery ? 'both' : 'header') : inQuery ? 'query' : 'none';
 }
 
+/** A query parameter of the cursor as a number; 0 when absent, like the handler's default (a bad value is answered 400). */
+function cursorPart(value: unknown): number {
+  const number = typeof value === 'string' ? Number(value) : NaN;
+  return Number.isFinite(number) ? number : 0;
+}
+
+/** A subscribe's cursor as sent, read before validation so a refused or faulted poll has it too; null when it sent none. */
+function cursorSent(query: unknown): SubscribeCursor | null {
+  const { sequence_number: number, sequence_page: page } = (query ?? {}) as Record<string, unknown>;
+  if (number === undefined && page === undefined) return null;
+  return { sequenceNumber: cursorPart(number), sequencePage: cursorPart(page) };
+}
+
 /** The facts known when a request arrives (before it is routed further than its URL). */
 export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFacts {
   const url = request.url;
@@ -41,9 +55,10 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
   const path = query === -1 ? url : url.slice(0, query);
   const socket = request.raw.socket as Numbered;
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
+  const operation = (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null;
   const facts: Timed = {
     plane: path.startsWith('/_emulator/') ? 'control' : 'service',
-    operation: (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null,
+    operation,
     method: request.method,
     path,
     at: clock.now(),
@@ -51,7 +66,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     connectionId: (socket[connectionIds] ??= ++lastConnectionId),
     cache: params?.cacheName ?? null,
     topic: params?.topicName ?? null,
-    cursor: null,
+    cursor: operation === 'subscribe' ? cursorSent(request.query) : null,
     client: null,
     credentialPlace: credentialPlace(request),
     bearer: /^bearer /i.test(request.headers.authorization ?? ''),
@@ -78,13 +93,35 @@ export function closeExchange(facts: ExchangeFacts, response: ServerResponse, ev
   events.emit({ kind: 'request', at: facts.at, record: facts });
 }
 
+const digestOf = (credential: string) => hash('sha256', credential, 'hex').slice(0, 12);
+
 /** Who called, without the credential: a token's id, else a digest of the credential. */
 export function recordClient(facts: ExchangeFacts, credential: string, principal: Principal | undefined): void {
   if (principal?.kind === 'token' && principal.tokenId !== undefined) facts.client = `token:${principal.tokenId}`;
-  else {
-    const digest = hash('sha256', credential, 'hex').slice(0, 12);
-    facts.client = principal?.kind === 'apiKey' ? `key:#${digest}` : `token:#${digest}`;
+  else facts.client = `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf(credential)}`;
+}
+
+/** The id a token claims, read without verifying it: only to name who called. */
+function claimedTokenId(jwt: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' ? claims.sub : undefined;
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * Who called with a credential that was refused (401, or placed wrongly), named as its accepted
+ * uses are: a token by the id it claims, else a digest. A refused credential is still a client:
+ * the client rules judge what it does after the refusal.
+ */
+export function recordRefusedClient(facts: ExchangeFacts, presented: string): void {
+  const credential = presented.replace(/^bearer\s+/i, '');
+  const jwt = jwtFrom(credential);
+  const tokenId = jwt === undefined ? undefined : claimedTokenId(jwt);
+  if (tokenId !== undefined) facts.client = `token:${tokenId}`;
+  else facts.client = `${jwt === undefined ? 'key' : 'token'}:#${digestOf(credential)}`;
 }
 
 export function recordRead(facts: ExchangeFacts, read: ReadAnswer): void {

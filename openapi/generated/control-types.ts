@@ -351,6 +351,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request journal, newest first, filtered.
+         * @description Every request the service routes and the control plane answered, as plain facts: clock
+         *     time, operation, cache, topic, cursor, who called (a token id or a short digest, never the
+         *     credential), where the credential was, status, error code, `Retry-After`, the items and
+         *     discontinuity a subscribe got, whether the connection was dropped or the client went away,
+         *     and durations. For example `GET /_emulator/requests?operation=subscribe&status=429&limit=5`.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/requests/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many journalled requests match (a WireMock-style verification).
+         * @description For example `{"operation": "publish", "cache": "c", "topic": "t", "status": 204}`
+         *     answers `{"count": 1}` after exactly one successful publish to c/t.
+         */
+        post: operations["countRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each client seen in the journal, judged by the client rules.
+         * @description Per client (credential identity): its subscriptions (chains of polls on one topic,
+         *     followed by cursor continuity), counters, and each rule's result: how often it was
+         *     exercised and every violation, with the rule's level (`contract` or `advice`), the
+         *     sentence it rests on, and the journalled requests that show it.
+         */
+        get: operations["listClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -814,6 +882,159 @@ export interface components {
             /** @enum {string} */
             code: "invalid_body" | "invalid_request" | "invalid_parameter" | "unsupported_content_type" | "payload_too_large" | "admin_key_required" | "admin_key_invalid" | "fault_not_found" | "cache_not_found" | "route_not_found" | "method_not_allowed" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "internal_error";
             message: string;
+        };
+        Cursor: {
+            sequenceNumber: number;
+            sequencePage: number;
+        };
+        /** @description One answered request (emulator/exchange.ts). Never a credential. */
+        JournalEntry: {
+            id: number;
+            /** @enum {unknown} */
+            plane: "service" | "control";
+            /** @description The operationId; null when no route matched. */
+            operation: string | null;
+            method: string;
+            /** @description Without the query string. */
+            path: string;
+            /** @description Clock milliseconds since the epoch when the request arrived. */
+            at: number;
+            /** @description Real milliseconds until the answer left or the connection closed. */
+            durationMs: number;
+            connectionId: number;
+            cache: string | null;
+            topic: string | null;
+            /** @description A subscribe's cursor as sent; null when it sent none. */
+            cursor: components["schemas"]["Cursor"] | null;
+            /** @description `token:<tokenId>`, `token:#<digest>`, `key:#<digest>`; null without a credential. */
+            client: string | null;
+            /** @enum {unknown} */
+            credentialPlace: "header" | "query" | "both" | "none";
+            bearer: boolean;
+            /** @description Null when the connection was dropped or the client went away first. */
+            status: number | null;
+            code: string | null;
+            retryAfterSeconds: number | null;
+            /** @description The fault rule, chaos or limit that decided the answer, when known. */
+            decidedBy: components["schemas"]["DecidedBy"] | null;
+            /** @description The sequence numbers a subscribe delivered, in order. */
+            items: number[];
+            page: number | null;
+            discontinuity: {
+                lastTopicSequence: number;
+                newTopicSequence: number;
+                newSequencePage: number;
+            } | null;
+            dropped: boolean;
+            clientGone: boolean;
+            waitedMs: number;
+        };
+        /** @description What decided an answer when it was not the handler (emulator/exchange.ts). */
+        DecidedBy: {
+            /** @constant */
+            kind: "fault";
+            ruleId: string;
+        } | {
+            /** @constant */
+            kind: "chaos";
+        } | {
+            /** @constant */
+            kind: "limit";
+            /** @enum {unknown} */
+            limit: "operations" | "connections" | "waiting-subscribers";
+        };
+        RequestList: {
+            /** @description Newest first. */
+            entries: components["schemas"]["JournalEntry"][];
+            /** @description Entries held now. */
+            journalled: number;
+            /** @description Entries pushed out of the ring since start or the last reset. */
+            evicted: number;
+            capacity: number;
+        };
+        RequestStatus: number | null;
+        /** @description Every member is optional; a request matches when it matches every member given. */
+        RequestMatcher: {
+            /** @enum {unknown} */
+            plane?: "service" | "control";
+            operation?: string;
+            method?: string;
+            path?: string;
+            cache?: components["schemas"]["ResourceName"];
+            topic?: components["schemas"]["ResourceName"];
+            topicPrefix?: string;
+            client?: string;
+            /** @description One status or a list of them; null matches requests that got no answer. */
+            status?: components["schemas"]["RequestStatus"] | components["schemas"]["RequestStatus"][];
+            code?: string;
+            /** @enum {unknown} */
+            credentialPlace?: "header" | "query" | "both" | "none";
+            bearer?: boolean;
+            dropped?: boolean;
+            clientGone?: boolean;
+            /** @description A subscribe's cursor as sent; null matches a request that sent none. */
+            cursor?: components["schemas"]["Cursor"] | null;
+            /** @description At or after this time (date-time, or clock milliseconds). */
+            since?: string | number;
+            /** @description Before this time (date-time, or clock milliseconds). */
+            until?: string | number;
+            afterId?: number;
+        };
+        /** @description The most entries a listing answers (default 100). */
+        RequestLimit: number;
+        RequestCount: {
+            count: number;
+        };
+        ClientViolation: {
+            rule: string;
+            /** @enum {unknown} */
+            level: "contract" | "advice";
+            /** @description The sentence the rule rests on, quoted. */
+            sentence: string;
+            source: string;
+            message: string;
+            requests: components["schemas"]["JournalEntry"][];
+        };
+        ClientFindings: {
+            client: string;
+            firstSeen: number;
+            lastSeen: number;
+            counters: {
+                requests: number;
+                publishes: number;
+                polls: number;
+                errors: number;
+                /** @description 429 answers. */
+                throttled: number;
+                /** @description 401 and 403 answers. */
+                unauthorized: number;
+                dropped: number;
+                clientGone: number;
+                itemsReceived: number;
+                discontinuities: number;
+            };
+            subscriptions: {
+                id: number;
+                cache: string;
+                topic: string;
+                polls: number;
+                firstRequest: number;
+                lastRequest: number;
+                itemsReceived: number;
+                discontinuities: number;
+            }[];
+            rules: {
+                rule: string;
+                /** @enum {unknown} */
+                level: "contract" | "advice";
+                /** @description How often the situation the rule is about arose; 0 is not exercised. */
+                occasions: number;
+                violations: number;
+            }[];
+            violations: components["schemas"]["ClientViolation"][];
+        };
+        ClientList: {
+            clients: components["schemas"]["ClientFindings"][];
         };
     };
     responses: {
@@ -1464,6 +1685,94 @@ export interface operations {
             403: components["responses"]["AdminKeyInvalid"];
         };
     };
+    listRequests: {
+        parameters: {
+            query?: {
+                plane?: "service" | "control";
+                /** @description An operationId (publish, subscribe, reset, addFault, ...). */
+                operation?: string;
+                cache?: components["schemas"]["ResourceName"];
+                topic?: components["schemas"]["ResourceName"];
+                /** @description The status answered (three digits). */
+                status?: string;
+                /** @description A client identity as journalled (`token:<id>`, `token:#<digest>`, `key:#<digest>`). */
+                client?: string;
+                /** @description Requests that arrived at or after this time (clock). */
+                since?: string;
+                /** @description Requests with a greater id (a reader polling for what is new). */
+                afterId?: string;
+                /** @description At most this many (default 100, at most 10000). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    countRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestMatcher"];
+            };
+        };
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestCount"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients, in order of first request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientList"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
 }
 
 // Each schema under its own name.
@@ -1514,3 +1823,14 @@ export type SnapshotLoaded = components['schemas']['SnapshotLoaded'];
 export type ScenarioTopic = components['schemas']['ScenarioTopic'];
 export type ScenarioTopicSeeded = components['schemas']['ScenarioTopicSeeded'];
 export type Error = components['schemas']['Error'];
+export type Cursor = components['schemas']['Cursor'];
+export type JournalEntry = components['schemas']['JournalEntry'];
+export type DecidedBy = components['schemas']['DecidedBy'];
+export type RequestList = components['schemas']['RequestList'];
+export type RequestStatus = components['schemas']['RequestStatus'];
+export type RequestMatcher = components['schemas']['RequestMatcher'];
+export type RequestLimit = components['schemas']['RequestLimit'];
+export type RequestCount = components['schemas']['RequestCount'];
+export type ClientViolation = components['schemas']['ClientViolation'];
+export type ClientFindings = components['schemas']['ClientFindings'];
+export type ClientList = components['schemas']['ClientList'];

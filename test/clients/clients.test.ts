@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../../emulator/index.js';
-import { Subscriber, type Style } from './clients.js';
+import { parked, publish, Subscriber, type Style } from './clients.js';
 
 // Public HTTP clients against the emulator's defaults, as a new user meets them (issue 11): each
 // message is delivered once, nothing is lost across a page change or an emulator restart, and
@@ -26,24 +26,6 @@ function subscribe(e: RunningEmulator, topic: string, style: Style, abortAfterMs
   const subscriber = new Subscriber(e.url, e.apiKey, `topics/${CACHE}/${topic}`, style, abortAfterMs).start();
   subscribers.push(subscriber);
   return subscriber;
-}
-
-/** Waits until `count` subscribe requests wait on the topic (the emulator's own view). */
-async function parked(e: RunningEmulator, topic: string, count = 1): Promise<void> {
-  await vi.waitFor(
-    () => expect(e.state().waitingSubscribers.filter((w) => w.topic === topic).length).toBeGreaterThanOrEqual(count),
-    { timeout: 5000, interval: 2 },
-  );
-}
-
-/** Publishes as browsers do: fetch with a string body sends text/plain;charset=UTF-8 unless told otherwise. */
-async function publish(e: RunningEmulator, topic: string, body: string, contentType?: string): Promise<void> {
-  const headers: Record<string, string> = {
-    authorization: e.apiKey,
-    ...(contentType ? { 'content-type': contentType } : {}),
-  };
-  const response = await fetch(`${e.url}/topics/${CACHE}/${topic}`, { method: 'POST', headers, body });
-  expect(response.status, await response.text()).toBe(204);
 }
 
 const texts = (s: Subscriber) => s.delivered.map((d) => d.text);

@@ -1,9 +1,30 @@
+import { expect, vi } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+
 // Small subscribers written the way public Topics HTTP clients are (service-facts "Subscribe"):
 // one re-polls without a cursor after every answer (browser apps by the provider's developer
 // relations); the others resume from a cursor, after a discontinuity either at
 // new_topic_sequence + 1 (the JavaScript SDK's convention, copied by an agent framework) or at
 // new_topic_sequence (the Unity HTTP client). Each may abort its own poll after a while (some
 // clients do at 15 s) and poll again. They count what they send and keep what they receive.
+
+/** Waits until `count` subscribe requests wait on the topic (the emulator's own view). */
+export async function parked(e: RunningEmulator, topic: string, count = 1): Promise<void> {
+  await vi.waitFor(
+    () => expect(e.state().waitingSubscribers.filter((w) => w.topic === topic).length).toBeGreaterThanOrEqual(count),
+    { timeout: 5000, interval: 2 },
+  );
+}
+
+/** Publishes as browsers do: fetch with a string body sends text/plain;charset=UTF-8 unless told otherwise. */
+export async function publish(e: RunningEmulator, topic: string, body: string, contentType?: string): Promise<void> {
+  const headers: Record<string, string> = {
+    authorization: e.apiKey,
+    ...(contentType ? { 'content-type': contentType } : {}),
+  };
+  const response = await fetch(`${e.url}/topics/default-cache/${topic}`, { method: 'POST', headers, body });
+  expect(response.status, await response.text()).toBe(204);
+}
 
 export interface Delivered {
   page: number;

@@ -157,6 +157,40 @@ describe('exchange facts on the event stream', () => {
     });
   });
 
+  it('a subscribe has its cursor as sent even when refused before its handler; none sent is null', async () => {
+    await client.control('POST', '/faults', { operation: 'subscribe', status: 503, count: 1 });
+    expect((await client.subscribe('t', { seq: 7, page: 3 })).status).toBe(503);
+    const first = await fetch(`${emulator.url}/topics/${CACHE}/t`, {
+      headers: { authorization: emulator.apiKey },
+      signal: AbortSignal.timeout(200),
+    }).catch(() => undefined);
+    expect(first).toBeUndefined(); // a first request waits for the next message
+    expect(await record(2)).toMatchObject({ status: 503, cursor: { sequenceNumber: 7, sequencePage: 3 } });
+    expect(await record(3)).toMatchObject({ operation: 'subscribe', cursor: null, clientGone: true });
+  });
+
+  it('a refused credential is still named: a token by the id it claims, a key by its digest, never itself', async () => {
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*' }],
+      ttlSeconds: 60,
+      tokenId: 'reader',
+    });
+    expect((await client.publish('t', 'x', { token })).status).toBe(204);
+    emulator.expireToken('reader');
+    expect((await client.publish('t', 'x', { token })).status).toBe(401);
+    expect((await client.publish('t', 'x', { token: 'not-a-key-123' })).status).toBe(401);
+    expect((await client.publish('t', 'x', { token: `Bearer ${emulator.apiKey}` })).status).toBe(401);
+    expect((await client.publish('t')).status).toBe(204);
+    expect(await record(1)).toMatchObject({ status: 204, client: 'token:reader' });
+    expect(await record(2)).toMatchObject({ status: 401, code: 'expired_token', client: 'token:reader' });
+    expect(await record(3)).toMatchObject({ status: 401, client: expect.stringMatching(/^key:#[0-9a-f]{12}$/) });
+    const bearer = await record(4);
+    expect(bearer).toMatchObject({ status: 401, bearer: true });
+    expect(bearer.client).toBe((await record(5)).client); // the same key, with or without the prefix
+    expect(JSON.stringify(seen)).not.toContain(token);
+    expect(JSON.stringify(seen)).not.toContain(emulator.apiKey);
+  });
+
   it('404 and 405 have no operation; the query token is placed but never recorded', async () => {
     const token = emulator.apiKey;
     expect((await fetch(`${emulator.url}/nowhere?token=${token}`)).status).toBe(404);
@@ -173,8 +207,8 @@ describe('exchange facts on the event stream', () => {
   });
 
   it('nothing is gathered while nobody listens: a request that arrived before the listener is not recorded', async () => {
-    // With the control plane on, its metrics listen from the start: off, nobody does.
-    const quiet = await start({ controlPlane: false });
+    // With the control plane on, its metrics listen from the start, and the journal is a listener: off, nobody does.
+    const quiet = await start({ controlPlane: false, journalSize: 0 });
     try {
       const records: ExchangeFacts[] = [];
       const before = clientOf(quiet).subscribe('t');

@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import { checked } from '../control/validation.js';
+import type { Scenario } from '../../openapi/generated/control-types.js';
+import { ScenarioError } from '../scenario/load.js';
+import { parseYaml } from '../yaml.js';
+
+// What an exam plays against the client: its publishing plan and its gauntlet (steps at
+// times from the start). `standard` spreads the five steps over the duration; `compact` plays
+// them in about six seconds (the project's own tests); a file is a scenario (the control
+// plane's Scenario format) plus an `exam` member with the plan.
+
+export const stepKinds = ['page-change', 'throttle', 'drop-waiting', 'outage', 'token-expiry'] as const;
+export type ExamStepKind = (typeof stepKinds)[number];
+
+export interface ExamStep {
+  kind: ExamStepKind;
+  /** Milliseconds from the start. */
+  atMs: number;
+  /** throttle: how many 429s in a row (default 3). */
+  count?: number;
+  /** throttle: the Retry-After of each (default 1). */
+  retryAfterSeconds?: number;
+  /** outage: how long subscribes answer 503 (default 2000 ms). */
+  durationMs?: number;
+}
+
+export interface ExamPlan {
+  name: string;
+  durationMs: number;
+  /** A numbered message every this many ms... */
+  publishEveryMs: number;
+  /** ...until this many ms from the start (then the client has time to receive the last). */
+  publishUntilMs: number;
+  steps: ExamStep[];
+  /** Stretches without publishing (ms from the start), longer than the long-poll timeout: the client gets `{"items":[]}`. */
+  quiet: { fromMs: number; toMs: number }[];
+  /** The emulator's long-poll timeout during the exam (an emulator flag overrides it). */
+  longPollTimeoutMs: number;
+  /** Faults, limits, chaos... applied at the start (a scenario file's own members). */
+  scenario?: Scenario;
+}
+
+export const DEFAULT_DURATION_MS = 60_000;
+
+/**
+ * The five steps spread over the duration. Publishing pauses for a while early on (longer
+ * than the exam's long-poll timeout, so the client gets `{"items":[]}`, and its waiting poll is
+ * dropped meanwhile), and stops at 88% so the last messages can arrive.
+ */
+export function standardPlan(durationMs = DEFAULT_DURATION_MS): ExamPlan {
+  const at = (share: number) => Math.round(durationMs * share);
+  return {
+    name: 'standard',
+    durationMs,
+    publishEveryMs: 200,
+    publishUntilMs: at(0.88),
+    quiet: [{ fromMs: at(0.1), toMs: at(0.3) }],
+    longPollTimeoutMs: Math.min(5000, at(0.08)),
+    steps: [
+      { kind: 'drop-waiting', atMs: at(0.25) },
+      { kind: 'throttle', atMs: at(0.35), count: 3, retryAfterSeconds: 1 },
+      { kind: 'page-change', atMs: at(0.45) },
+      { kind: 'outage', atMs: at(0.55), durationMs: Math.min(5000, at(0.08)) },
+      { kind: 'token-expiry', atMs: at(0.75) },
+    ],
+  };
+}
+
+/** The same gauntlet in about seven seconds (a Retry-After of 1 s is its longest wait). */
+export function compactPlan(durationMs = 6800): ExamPlan {
+  return {
+    name: 'compact',
+    durationMs,
+    publishEveryMs: 100,
+    publishUntilMs: Math.min(6200, durationMs - 600),
+    quiet: [{ fromMs: 600, toMs: 2600 }],
+    longPollTimeoutMs: 700,
+    steps: [
+      { kind: 'drop-waiting', atMs: 2300 },
+      { kind: 'throttle', atMs: 2800, count: 1, retryAfterSeconds: 1 },
+      { kind: 'page-change', atMs: 3500 },
+      { kind: 'outage', atMs: 4100, durationMs: 1000 },
+      { kind: 'token-expiry', atMs: 5600 },
+    ],
+  };
+}
+
+export class ExamPlanError extends Error {
+  override name = 'ExamPlanError';
+}
+
+function stepOf(value: unknown, where: string): ExamStep {
+  const step = value as Partial<ExamStep> | null;
+  if (typeof step !== 'object' || step === null) throw new ExamPlanError(`${where} must be an object`);
+  if (!stepKinds.includes(step.kind as ExamStepKind))
+    throw new ExamPlanError(`${where}.kind must be one of ${stepKinds.join(', ')}`);
+  for (const key of ['atMs', 'count', 'retryAfterSeconds', 'durationMs'] as const) {
+    const n = step[key];
+    if (n !== undefined && (!Number.isSafeInteger(n) || n < 0))
+      throw new ExamPlanError(`${where}.${key} must be a whole number`);
+  }
+  if (step.atMs === undefined) throw new ExamPlanError(`${where} needs atMs`);
+  return step as ExamStep;
+}
+
+/** A plan file: a scenario plus `exam: { durationMs, publishEveryMs, publishUntilMs, steps }`. */
+export function parsePlan(text: string, source: string, durationMs?: number): ExamPlan {
+  let value: Record<string, unknown>;
+  try {
+    value = parseYaml(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new ExamPlanError(`${source} is not valid YAML or JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ExamPlanError(`${source} must hold an object`);
+  const { exam = {}, ...scenario } = value as { exam?: Record<string, unknown> } & Record<string, unknown>;
+  const base = standardPlan(durationMs ?? (exam.durationMs as number | undefined) ?? DEFAULT_DURATION_MS);
+  const steps = exam.steps === undefined ? base.steps : exam.steps;
+  if (!Array.isArray(steps)) throw new ExamPlanError(`${source}: exam.steps must be a list`);
+  let checkedScenario: Scenario | undefined;
+  try {
+    if (Object.keys(scenario).length > 0) checkedScenario = checked('Scenario', scenario);
+  } catch (error) {
+    throw new ScenarioError(
+      `${source}: ${(error as Error).message.replace('The request body is invalid: body', 'the scenario')}`,
+    );
+  }
+  return {
+    name: typeof scenario.name === 'string' ? scenario.name : source,
+    durationMs: base.durationMs,
+    publishEveryMs: (exam.publishEveryMs as number | undefined) ?? base.publishEveryMs,
+    publishUntilMs: (exam.publishUntilMs as number | undefined) ?? base.publishUntilMs,
+    steps: steps.map((s, i) => stepOf(s, `${source}: exam.steps[${i}]`)),
+    quiet: exam.steps === undefined ? base.quiet : [],
+    longPollTimeoutMs: (exam.longPollTimeoutMs as number | undefined) ?? base.longPollTimeoutMs,
+    ...(checkedScenario ? { scenario: checkedScenario } : {}),
+  };
+}
+
+/** `standard`, `compact`, or a file. */
+export async function planFor(name: string, durationMs?: number): Promise<ExamPlan> {
+  if (name === 'standard') return standardPlan(durationMs);
+  if (name === 'compact') return compactPlan(durationMs);
+  let text: string;
+  try {
+    text = await readFile(name, 'utf8');
+  } catch (error) {
+    throw new ExamPlanError(`Cannot read the exam scenario ${name}: ${(error as Error).message}`);
+  }
+  return parsePlan(text, name, durationMs);
+}

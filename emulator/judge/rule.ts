@@ -1,0 +1,75 @@
+import type { ClientViolation } from '../../openapi/generated/control-types.js';
+import type { SubscribeCursor } from '../exchange.js';
+import type { JournalEntry } from '../journal/query.js';
+import type { Subscription } from './subscriptions.js';
+
+// A client rule: what robust Topics clients do, checked over what one client sent. Each check
+// is a pure function of the client's journalled requests; a violation names the requests that
+// show it (journal ids), so a reader can see for themselves.
+
+/** `contract`: the contract or the provider's documentation says so. `advice`: what robust clients do. */
+export type RuleLevel = ClientViolation['level'];
+
+/** Everything one client (one credential identity) sent to the service, as the checks see it. */
+export interface ClientView {
+  client: string;
+  /** Its service requests, in order of arrival. */
+  requests: readonly JournalEntry[];
+  /** Its subscribes, followed into subscriptions (subscriptions.ts). */
+  subscriptions: readonly Subscription[];
+}
+
+export interface RuleViolation {
+  /** What happened, in one sentence. */
+  message: string;
+  /** The journal ids of the requests that show it, in order. */
+  requests: number[];
+}
+
+export interface RuleOutcome {
+  /** How many times the situation the rule is about arose; 0: not exercised. */
+  occasions: number;
+  violations: RuleViolation[];
+}
+
+export interface ClientRule {
+  id: string;
+  level: RuleLevel;
+  /** The rule, as a reader would state it. */
+  title: string;
+  /** The sentence it rests on, quoted. */
+  sentence: string;
+  /** Where the sentence is. */
+  source: string;
+  check: (client: ClientView) => RuleOutcome;
+}
+
+/** When the answer had left, or the connection closed (clock ms). */
+export const endOf = (entry: JournalEntry): number => entry.at + entry.durationMs;
+
+/** A first request: no cursor, or 0/0. */
+export const isFirstRequest = (cursor: SubscribeCursor | null): boolean =>
+  cursor === null || (cursor.sequenceNumber === 0 && cursor.sequencePage === 0);
+
+export const sameCursor = (a: SubscribeCursor | null, b: SubscribeCursor | null): boolean =>
+  a !== null && b !== null && a.sequenceNumber === b.sequenceNumber && a.sequencePage === b.sequencePage;
+
+export const showCursor = (cursor: SubscribeCursor | null): string =>
+  cursor === null ? 'no cursor' : `${cursor.sequenceNumber} on page ${cursor.sequencePage}`;
+
+/** Requests grouped by target (cache/topic), each group in order of arrival. */
+export function byTopic(requests: readonly JournalEntry[]): JournalEntry[][] {
+  const groups = new Map<string, JournalEntry[]>();
+  for (const request of requests) {
+    const key = `${request.cache}/${request.topic}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = []));
+    group.push(request);
+  }
+  return [...groups.values()];
+}
+
+/** The most entries a violation lists; the message says how many there were. */
+export const MAX_EVIDENCE = 10;
+
+export const none = (): RuleOutcome => ({ occasions: 0, violations: [] });
