@@ -212,7 +212,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   // ignore an expectation it does not know, so such a request is served as if it had none.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
-  const store = new InMemoryTopicStore(settings.caches, settings, clock);
+  const events = new EmulatorEvents();
+  const store = new InMemoryTopicStore(settings.caches, settings, clock, events);
   const waitingRequests = new WaitingRequests();
   const pageChanges = new PageChanges(store, clock, log);
   const context: EmulatorContext = {
@@ -223,7 +224,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
     waitingRequests,
     pageChanges,
-    events: new EmulatorEvents(),
+    events,
     faults: new FaultInjector(clock, log, waitingRequests, pageChanges),
     limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waitingRequests, log),
   };

@@ -2,6 +2,7 @@ import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type To
 import type { ClockState } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
+import type { EmulatorEvents } from '../events.js';
 import type { ChaosInput, ChaosView } from '../faults/chaos.js';
 import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
 import type { FaultRuleInput, FaultView } from '../faults/rule.js';
@@ -95,6 +96,7 @@ export class EmulatorControls {
     clock.useRealTime();
     limits.reset(limitsProfileOf(this.context.settings));
     this.applyStartup();
+    this.changed('reset');
     log.info(
       { answeredSubscribers, removedFaults },
       `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`,
@@ -148,6 +150,7 @@ export class EmulatorControls {
       this.context.clock.now(),
       this.endpoint,
     );
+    this.changed('issueToken');
     return { ...issued, ...(valid.tokenId !== undefined ? { tokenId: valid.tokenId } : {}) };
   }
 
@@ -172,10 +175,14 @@ export class EmulatorControls {
     checked('ResourceName', topic);
     const when = checked<TopicResetInput>('TopicResetInput', definedOnly(input));
     const { pageChanges } = this.context;
-    if (when.afterSequenceNumber !== undefined)
-      return pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why);
-    if (when.afterMs) return pageChanges.afterTime(cache, topic, when.afterMs, why);
-    return pageChanges.changeNow(cache, topic, why);
+    const result =
+      when.afterSequenceNumber !== undefined
+        ? pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why)
+        : when.afterMs
+          ? pageChanges.afterTime(cache, topic, when.afterMs, why)
+          : pageChanges.changeNow(cache, topic, why);
+    this.changed('resetTopic');
+    return result;
   }
 
   clock(): ClockState {
@@ -204,6 +211,7 @@ export class EmulatorControls {
     if (change.mode === 'real') clock.useRealTime();
     const state = clock.state();
     log.info({ change, clock: state }, `clock: ${state.mode} at ${state.now}`);
+    this.changed('setClock');
     return state;
   }
 
@@ -212,7 +220,7 @@ export class EmulatorControls {
   }
 
   addFault(rule: FaultRuleInput): FaultView {
-    return this.context.faults.add(checked<FaultRuleInput>('FaultRuleInput', rule));
+    return this.changed('addFault', this.context.faults.add(checked<FaultRuleInput>('FaultRuleInput', rule)));
   }
 
   faults(): FaultView[] {
@@ -224,11 +232,11 @@ export class EmulatorControls {
   }
 
   removeFault(id: string): FaultView {
-    return this.context.faults.remove(id);
+    return this.changed('removeFault', this.context.faults.remove(id));
   }
 
   clearFaults(): { removed: number } {
-    return { removed: this.context.faults.clear() };
+    return this.changed('clearFaults', { removed: this.context.faults.clear() });
   }
 
   limits(): LimitsView {
@@ -236,7 +244,7 @@ export class EmulatorControls {
   }
 
   setLimits(change: Partial<LimitsProfile>): LimitsView {
-    return this.context.limits.set(checked<Partial<LimitsProfile>>('LimitsInput', change));
+    return this.changed('setLimits', this.context.limits.set(checked<Partial<LimitsProfile>>('LimitsInput', change)));
   }
 
   chaos(): ChaosView {
@@ -244,15 +252,15 @@ export class EmulatorControls {
   }
 
   startChaos(input: ChaosInput): ChaosView {
-    return this.context.faults.startChaos(checked<ChaosInput>('ChaosInput', input));
+    return this.changed('startChaos', this.context.faults.startChaos(checked<ChaosInput>('ChaosInput', input)));
   }
 
   stopChaos(): ChaosView {
-    return this.context.faults.stopChaos();
+    return this.changed('stopChaos', this.context.faults.stopChaos());
   }
 
   applyScenario(scenario: ScenarioInput): ScenarioApplied {
-    return applyScenario(this, checked<ScenarioInput>('Scenario', scenario));
+    return this.changed('applyScenario', applyScenario(this, checked<ScenarioInput>('Scenario', scenario)));
   }
 
   async loadScenarioFile(path: string): Promise<ScenarioApplied> {
@@ -264,6 +272,11 @@ export class EmulatorControls {
     const { scenario } = this.context.settings;
     if (scenario !== undefined) this.startupScenario = await readScenarioFile(scenario);
     this.applyStartup();
+  }
+
+  /** The emulator's event stream (GET /_emulator/events listens to it). */
+  get events(): EmulatorEvents {
+    return this.context.events;
   }
 
   /** Stops every timer and delay (the emulator is closing). */
@@ -287,7 +300,17 @@ export class EmulatorControls {
   ): TokenWithdrawal {
     checked('TokenId', tokenId);
     const { afterMs } = checked<{ afterMs?: number }>('WithdrawalInput', definedOnly(input));
-    return this.withdrawals.withdraw(tokenId, how, afterMs, why);
+    return this.changed(
+      how === 'expired' ? 'expireToken' : 'revokeToken',
+      this.withdrawals.withdraw(tokenId, how, afterMs, why),
+    );
+  }
+
+  /** Tells the event stream that the operation changed something; returns its result. */
+  private changed<T>(operationId: string, result?: T): T {
+    const { events, clock } = this.context;
+    if (events.active) events.emit({ kind: 'control', at: clock.now(), operationId });
+    return result as T;
   }
 }
 

@@ -5,6 +5,7 @@ import type { FaultRuleInput } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
 import type { ScenarioInput } from '../scenario/apply.js';
 import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
+import { eventStreamHandler } from './event-stream.js';
 import { healthHandler } from './health.js';
 import { controlOperation as op, created, ok } from './operation.js';
 
@@ -39,5 +40,6 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),
     op('applyScenario', (r) => ok(controls.applyScenario(body<ScenarioInput>(r)))),
+    eventStreamHandler(controls),
   ];
 }

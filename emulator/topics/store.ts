@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
 import { PageSource } from './page-source.js';
+import type { EmulatorEvents } from '../events.js';
+import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot, type WaitingCount } from './topic.js';
 import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from './subscriber.js';
 
@@ -23,14 +25,17 @@ export class InMemoryTopicStore implements TopicStore {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
   private readonly waiting: WaitingCount = { value: 0 };
+  private readonly news: TopicNews | undefined;
 
   constructor(
     cacheNames: readonly string[],
     private readonly settings: TopicSettings,
     clock: Clock,
+    events?: EmulatorEvents,
   ) {
     for (const name of cacheNames) this.caches.set(name, new Map());
     this.pages = new PageSource(clock);
+    this.news = events && new TopicNews(events, clock);
   }
 
   hasCache(cache: string): boolean {
@@ -46,7 +51,7 @@ export class InMemoryTopicStore implements TopicStore {
     if (!topics) throw new RangeError(`no cache ${cache}`);
     let topic = topics.get(name);
     if (!topic) {
-      topic = new Topic(cache, name, this.pages.next(), this.settings, this.waiting);
+      topic = new Topic(cache, name, this.pages.next(), this.settings, this.waiting, this.news);
       topics.set(name, topic);
     }
     return topic;

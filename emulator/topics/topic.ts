@@ -2,6 +2,7 @@ import { planRead, type Cursor, type DiscontinuityMode, type FirstSubscribe, typ
 import { RetentionBuffer } from './retention.js';
 import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
 import type { WaitingSubscriber } from './subscriber.js';
+import type { TopicNews } from './topic-news.js';
 
 export interface TopicSettings {
   retention: number;
@@ -44,6 +45,8 @@ export class Topic {
     private currentPage: number,
     private readonly settings: TopicSettings,
     private readonly waitingCount: WaitingCount = { value: 0 },
+    /** The event stream (dashboard, journal); absent in tests of the topic alone. */
+    private readonly news?: TopicNews,
   ) {
     this.retained = new RetentionBuffer(settings.retention);
   }
@@ -58,12 +61,14 @@ export class Topic {
     if (this.parked.has(subscriber)) return;
     this.parked.add(subscriber);
     this.waitingCount.value += 1;
+    if (this.news?.active) this.news.waiting(this);
   }
 
   /** Forgets a parked subscriber (it timed out or went away). Returns whether it was parked. */
   unpark(subscriber: WaitingSubscriber): boolean {
     if (!this.parked.delete(subscriber)) return false;
     this.waitingCount.value -= 1;
+    if (this.news?.active) this.news.waiting(this);
     return true;
   }
 
@@ -85,6 +90,7 @@ export class Topic {
     const seq = this.nextSeq;
     this.retained.push(storeMessage(this.currentPage, seq, value));
     this.nextSeq = seq + 1;
+    if (this.news?.active) this.news.published(this, seq, value);
     this.scheduleWake();
     this.onPublished?.(seq);
     return seq;
@@ -110,6 +116,7 @@ export class Topic {
     this.currentPage = newPage;
     this.nextSeq = 1;
     this.retained.clear(1);
+    if (this.news?.active) this.news.pageChanged(this);
     this.wakeWaiting();
   }
 
