@@ -41,6 +41,7 @@ import { browserGuard } from './security/browser-guard.js';
 import { registerCors } from './security/cors.js';
 import type { EmulatorSettings } from './settings.js';
 import { InMemoryTopicStore } from './topics/store.js';
+import { registerDashboard } from './ui/dashboard-route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -261,5 +262,6 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
       ),
     );
   });
+  if (settings.controlPlane) registerDashboard(app);
   return { app, context, controls };
 }

@@ -29,9 +29,13 @@ export function previewOf(value: EventValue): ValuePreview {
   return { value: { binary: truncated ? value.binary.slice(0, PREVIEW_CHARS) : value.binary }, size, truncated };
 }
 
+/** A `published` message as sent: the event, its value cut to a preview. */
+export type PublishedData = Omit<Extract<EmulatorEvent, { kind: 'published' }>, 'value'> & ValuePreview;
+
 /** The `data` of the stream's message for an event (its `event` name is the event's kind). */
 export function wireData(event: EmulatorEvent): unknown {
   if (event.kind !== 'published') return event;
   const { value, ...rest } = event;
-  return { ...rest, ...previewOf(value) };
+  const data: PublishedData = { ...rest, ...previewOf(value) };
+  return data;
 }

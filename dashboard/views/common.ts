@@ -1,0 +1,66 @@
+import type { EmulatorState } from '../../emulator/control/controls.js';
+import { html } from '../html.js';
+
+/** What every view gets: the state, and a way to run an action (its outcome is shown for it). */
+export interface ViewProps {
+  state: EmulatorState;
+  run: (label: string, action: () => Promise<unknown>) => Promise<boolean>;
+}
+
+export type TopicKey = { cache: string; topic: string };
+
+/** A form's fields as strings, the empty ones left out. */
+export function fieldsOf(form: HTMLFormElement): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const element of Array.from(form.elements)) {
+    if (!(
+      element instanceof HTMLInputElement ||
+      element instanceof HTMLSelectElement ||
+      element instanceof HTMLTextAreaElement
+    ))
+      continue;
+    if (!element.name || (element instanceof HTMLInputElement && element.type === 'checkbox' && !element.checked))
+      continue;
+    const value = element instanceof HTMLInputElement && element.type === 'checkbox' ? 'on' : element.value.trim();
+    if (value !== '') fields[element.name] = value;
+  }
+  return fields;
+}
+
+/** The number a field holds, or undefined when left empty. */
+export function numberField(fields: Record<string, string>, name: string): number | undefined {
+  return fields[name] === undefined ? undefined : Number(fields[name]);
+}
+
+export function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export const onSubmit = (handle: (form: HTMLFormElement) => void) => (event: Event) => {
+  event.preventDefault();
+  handle(event.currentTarget as HTMLFormElement);
+};
+
+export function Empty({ children }: { children: unknown }) {
+  return html`<p class="empty">${children}</p>`;
+}
+
+export function Panel({
+  title,
+  id,
+  children,
+  actions,
+}: {
+  title: string;
+  id: string;
+  children: unknown;
+  actions?: unknown;
+}) {
+  return html`<section class="panel" aria-labelledby=${`${id}-title`}>
+    <header class="panel-head">
+      <h2 id=${`${id}-title`}>${title}</h2>
+      ${actions ?? null}
+    </header>
+    ${children}
+  </section>`;
+}

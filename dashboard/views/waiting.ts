@@ -1,0 +1,52 @@
+import { durationOf } from '../format.js';
+import { html } from '../html.js';
+import { Empty, Panel, type ViewProps } from './common.js';
+
+// Subscribers waiting now: topic, cursor, client, time waited (ticking on the page while the
+// clock is real; a frozen clock does not move, so neither does their wait).
+
+interface WaitingRow {
+  cache: string;
+  topic: string;
+  sequenceNumber: number;
+  sequencePage: number;
+  waitedMs: number;
+  client?: string | null;
+}
+
+export function WaitingPanel({ state, fetchedAt, now }: ViewProps & { fetchedAt: number; now: number }) {
+  const rows = state.waitingSubscribers as WaitingRow[];
+  const moving = state.clock.mode === 'real' ? now - fetchedAt : 0;
+  return html`<${Panel} title="Waiting subscribers" id="waiting">
+    ${
+      rows.length === 0
+        ? html`<${Empty}
+            >No subscriber is waiting. A subscribe with nothing to deliver waits here until a message, its timeout, or a
+            page change.<//
+          >`
+        : html`<div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Topic</th>
+                  <th scope="col">Cursor (number, page)</th>
+                  <th scope="col">Client</th>
+                  <th scope="col">Waited</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map(
+                  (w, i) =>
+                    html`<tr key=${i}>
+                      <td>${w.cache}/${w.topic}</td>
+                      <td class="num">#${w.sequenceNumber} on ${w.sequencePage}</td>
+                      <td>${w.client ?? '—'}</td>
+                      <td class="num">${durationOf(w.waitedMs + moving)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+  <//>`;
+}
