@@ -72,14 +72,23 @@ function App() {
     live.current?.stop();
   }, []);
 
+  // Reads can overlap and answer out of order: only a read newer than the last one shown is shown.
+  const reads = useRef({ sent: 0, shown: 0 });
+  const show = useCallback((next: EmulatorState, read: number) => {
+    if (read < reads.current.shown) return;
+    reads.current.shown = read;
+    setState(next);
+    setFetchedAt(Date.now());
+  }, []);
+
   const refresh = useCallback(async () => {
+    const read = ++reads.current.sent;
     try {
-      setState(await control<EmulatorState>('GET', '/_emulator/state'));
-      setFetchedAt(Date.now());
+      show(await control<EmulatorState>('GET', '/_emulator/state'), read);
     } catch (error) {
       if (error instanceof ApiError && error.needsAdminKey) askForKey();
     }
-  }, [askForKey]);
+  }, [askForKey, show]);
 
   const scheduleRefresh = useCallback(() => {
     refreshTimer.current ??= setTimeout(() => {
@@ -114,8 +123,7 @@ function App() {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       switch (event.event) {
         case 'hello': {
-          setState(data.state as EmulatorState);
-          setFetchedAt(Date.now());
+          show(data.state as EmulatorState, ++reads.current.sent);
           setVersion(String(data.version ?? ''));
           if (connectedBefore.current)
             markAll('reconnect', 'Reconnected: anything published while disconnected is not shown');
@@ -154,7 +162,7 @@ function App() {
           return scheduleRefresh();
       }
     },
-    [markAll, scheduleRefresh, updateFeeds],
+    [markAll, scheduleRefresh, show, updateFeeds],
   );
 
   useEffect(() => {
@@ -314,7 +322,7 @@ function App() {
             : tab === 'waiting'
               ? html`<${WaitingPanel} ...${props} fetchedAt=${fetchedAt} now=${now} />`
               : tab === 'faults'
-                ? html`<div class="split"><${FaultsPanel} ...${props} /><${ChaosPanel} ...${props} /></div>`
+                ? html`<div class="split wide-left"><${FaultsPanel} ...${props} /><${ChaosPanel} ...${props} /></div>`
                 : tab === 'limits'
                   ? html`<${LimitsPanel} ...${props} />`
                   : tab === 'clock'

@@ -37,16 +37,13 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
                   <tbody>
                     ${topics.map(
                       (t) =>
-                        html`<tr
-                          key=${t.topic}
-                          class=${sameTopic(selected, t) ? 'selected' : ''}
-                          aria-selected=${sameTopic(selected, t)}
-                        >
+                        html`<tr key=${t.topic} class=${sameTopic(selected, t) ? 'selected' : ''}>
                           <td>
                             <button
                               class="link"
                               type="button"
                               aria-label=${`Show topic ${t.topic}`}
+                              aria-pressed=${sameTopic(selected, t)}
                               onClick=${() => select(t)}
                             >
                               ${t.topic}
