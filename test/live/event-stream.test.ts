@@ -179,6 +179,46 @@ describe('GET /_emulator/events', () => {
     expect(emulator.context.events.active).toBe(false);
   });
 
+  it('a reader that stops reading gets a gap notice instead of an ever-growing buffer', async () => {
+    emulator = await startEmulator({ port: 0, logLevel: 'silent' });
+    const stream = await openStream(emulator.url);
+    await stream.next((f) => f.event === 'hello');
+    // 4,000 events of ~1 KiB in one turn of the event loop: the socket cannot drain meanwhile.
+    const value = { text: 'x'.repeat(1000) };
+    for (let n = 1; n <= 4000; n++)
+      emulator.context.events.emit({
+        kind: 'published',
+        at: 0,
+        cache: 'c',
+        topic: 't',
+        page: 1,
+        sequenceNumber: n,
+        value,
+      });
+    // Once the reader has caught up, the next event is preceded by the gap notice.
+    let controls = 0;
+    await vi.waitFor(
+      () => {
+        controls += 1;
+        emulator!.context.events.emit({ kind: 'control', at: 0, operationId: 'reset' });
+        expect(stream.frames().some((f) => f.event === 'gap')).toBe(true);
+      },
+      { timeout: 2000, interval: 20 },
+    );
+    const gap = await stream.next((f) => f.event === 'gap');
+    const { dropped } = JSON.parse(gap.data!) as { dropped: number };
+    const sent = stream.frames().filter((f) => f.event === 'published');
+    // Every published event was either sent or counted (so were the control events sent while it was full).
+    expect(sent.length + dropped).toBeGreaterThanOrEqual(4000);
+    expect(sent.length + dropped).toBeLessThanOrEqual(4000 + controls);
+    // ~2.8 MB were emitted; what went out is the 256 KiB bound plus what the kernel's socket took.
+    const sentBytes = sent.reduce((sum, f) => sum + f.data!.length, 0);
+    expect(sentBytes).toBeLessThan(1024 * 1024);
+    expect(dropped).toBeGreaterThan(2000);
+    await stream.next((f) => f.event === 'control');
+    stream.close();
+  });
+
   it('is a control operation: the admin key is required, and another origin is refused', async () => {
     emulator = await startEmulator({ port: 0, logLevel: 'silent', adminKey: 'sekrit-admin-key' });
     const without = await fetch(`${emulator.url}/_emulator/events`);
