@@ -64,3 +64,38 @@ export function Panel({
     ${children}
   </section>`;
 }
+
+/** A column heading: its text, and a class (e.g. `opt` for columns a narrow window hides). */
+export type Column = string | { label: string; className?: string; hidden?: boolean };
+
+/** A table of rows under column headings, scrolling sideways on a narrow window. */
+export function Table({
+  columns,
+  children,
+  className,
+  label,
+  wrap = 'table-wrap',
+}: {
+  columns: Column[];
+  children: unknown;
+  className?: string;
+  label?: string;
+  wrap?: string;
+}) {
+  const heading = (column: Column) => {
+    const { label: text, className: cls, hidden } = typeof column === 'string' ? { label: column } : column;
+    return html`<th scope="col" class=${cls}>${hidden ? html`<span class="sr-only">${text}</span>` : text}</th>`;
+  };
+  return html`<div class=${wrap}>
+    <table class=${className} aria-label=${label}>
+      <thead>
+        <tr>
+          ${columns.map(heading)}
+        </tr>
+      </thead>
+      <tbody>
+        ${children}
+      </tbody>
+    </table>
+  </div>`;
+}

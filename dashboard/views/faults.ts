@@ -2,7 +2,7 @@ import type { ChaosInput, ChaosKind } from '../../emulator/faults/chaos.js';
 import type { FaultRuleInput, FaultView } from '../../emulator/faults/rule.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
-import { definedOnly, Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps } from './common.js';
+import { definedOnly, Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';
 
 // Fault rules (what each matches and does, with its counters), the form that injects one (every
 // field of FaultRuleInput), and seeded chaos.
@@ -123,24 +123,11 @@ export function FaultsPanel({ state, run }: ViewProps) {
     ${
       state.faults.length === 0
         ? html`<${Empty}>No fault rule is active.<//>`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Rule</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Matched</th>
-                  <th scope="col">Fired</th>
-                  <th scope="col">Left</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${state.faults.map((fault) => html`<${FaultRow} key=${fault.id} fault=${fault} run=${run} />`)}
-              </tbody>
-            </table>
-          </div>`
+        : html`<${Table}
+            columns=${['Id', 'Rule', 'State', 'Matched', 'Fired', 'Left', { label: 'Actions', hidden: true }]}
+          >
+            ${state.faults.map((fault) => html`<${FaultRow} key=${fault.id} fault=${fault} run=${run} />`)}
+          <//>`
     }
     <form class="grid-form" onSubmit=${submit} aria-label="Inject a fault">
       <h3>Inject a fault</h3>

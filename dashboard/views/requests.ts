@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ExchangeFacts } from '../../emulator/exchange.js';
 import { timeOf } from '../format.js';
 import { html } from '../html.js';
-import { Empty, Panel } from './common.js';
+import { Empty, Panel, Table } from './common.js';
 import { listIn, useOptional } from './optional.js';
 
 // The request journal (GET /_emulator/requests): status, operation, topic, client and what
@@ -63,33 +63,19 @@ export function RequestsPanel({ version }: { version: number }) {
     ${
       shown.length === 0
         ? html`<${Empty}>No request matches.<//>`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Operation</th>
-                  <th scope="col">Topic</th>
-                  <th scope="col">Client</th>
-                  <th scope="col">Decided by</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${shown.map(
-                  (r, i) =>
-                    html`<tr key=${i} class=${r.status === null || r.status >= 400 ? 'error' : ''}>
-                      <td class="time">${timeOf(r.at)}</td>
-                      <td class="num">${r.status ?? '—'}${r.code ? html` <code>${r.code}</code>` : null}</td>
-                      <td>${r.operation ?? `${r.method} ${r.path}`}</td>
-                      <td>${r.cache && r.topic ? `${r.cache}/${r.topic}` : '—'}</td>
-                      <td>${r.client ?? '—'}</td>
-                      <td>${decidedBy(r)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        : html`<${Table} columns=${['Time', 'Status', 'Operation', 'Topic', 'Client', 'Decided by']}>
+            ${shown.map(
+              (r, i) =>
+                html`<tr key=${i} class=${r.status === null || r.status >= 400 ? 'error' : ''}>
+                  <td class="time">${timeOf(r.at)}</td>
+                  <td class="num">${r.status ?? '—'}${r.code ? html` <code>${r.code}</code>` : null}</td>
+                  <td>${r.operation ?? `${r.method} ${r.path}`}</td>
+                  <td>${r.cache && r.topic ? `${r.cache}/${r.topic}` : '—'}</td>
+                  <td>${r.client ?? '—'}</td>
+                  <td>${decidedBy(r)}</td>
+                </tr>`,
+            )}
+          <//>`
     }
   <//>`;
 }

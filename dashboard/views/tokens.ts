@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { TokenWithdrawal } from '../../emulator/control/token-withdrawals.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
-import { Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps } from './common.js';
+import { Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';
 
 // Tokens: issue one (its role, scope and lifetime), then expire or revoke tokens by id, now or
 // after some clock time. The emulator keeps no list of tokens (they are self-contained); the
@@ -67,35 +67,24 @@ export function TokensPanel({ state, run }: ViewProps) {
     </form>
     ${
       issued.length > 0
-        ? html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Token</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${issued.map(
-                  (t) =>
-                    html`<tr key=${t.token}>
-                      <td>${t.tokenId ?? '—'}</td>
-                      <td>${t.expiresAt}</td>
-                      <td>
-                        <input
-                          class="token"
-                          readonly
-                          value=${t.token}
-                          aria-label=${`Token ${t.tokenId ?? ''}`}
-                          onFocus=${(e: Event) => (e.currentTarget as HTMLInputElement).select()}
-                        />
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        ? html`<${Table} columns=${['Id', 'Expires', 'Token']}>
+            ${issued.map(
+              (t) =>
+                html`<tr key=${t.token}>
+                  <td>${t.tokenId ?? '—'}</td>
+                  <td>${t.expiresAt}</td>
+                  <td>
+                    <input
+                      class="token"
+                      readonly
+                      value=${t.token}
+                      aria-label=${`Token ${t.tokenId ?? ''}`}
+                      onFocus=${(e: Event) => (e.currentTarget as HTMLInputElement).select()}
+                    />
+                  </td>
+                </tr>`,
+            )}
+          <//>`
         : null
     }
     <div class="two">

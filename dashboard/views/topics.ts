@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { TopicState } from '../../emulator/control/controls.js';
 import { control, publish, topicPath } from '../api.js';
 import { html } from '../html.js';
-import { Empty, fieldsOf, onSubmit, Panel, type TopicKey, type ViewProps } from './common.js';
+import { Empty, fieldsOf, onSubmit, Panel, type TopicKey, type ViewProps, Table } from './common.js';
 
 // Topics per cache (page, next number, retained range, waiting subscribers), the publish form
 // and the page change of the selected topic.
@@ -23,41 +23,28 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
         ${
           topics.length === 0
             ? html`<${Empty}>No topic yet: one appears when it is first published to or subscribed to.<//>`
-            : html`<div class="table-wrap">
-                <table class="topics">
-                  <thead>
-                    <tr>
-                      <th scope="col">Topic</th>
-                      <th scope="col">Page</th>
-                      <th scope="col">Next #</th>
-                      <th scope="col">Retained</th>
-                      <th scope="col">Waiting</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${topics.map(
-                      (t) =>
-                        html`<tr key=${t.topic} class=${sameTopic(selected, t) ? 'selected' : ''}>
-                          <td>
-                            <button
-                              class="link"
-                              type="button"
-                              aria-label=${`Show topic ${t.topic}`}
-                              aria-pressed=${sameTopic(selected, t)}
-                              onClick=${() => select(t)}
-                            >
-                              ${t.topic}
-                            </button>
-                          </td>
-                          <td class="num">${t.page}</td>
-                          <td class="num">${t.nextSequenceNumber}</td>
-                          <td>${retained(t)}</td>
-                          <td class="num">${t.waitingSubscribers}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            : html`<${Table} columns=${['Topic', 'Page', 'Next #', 'Retained', 'Waiting']} className="topics">
+                ${topics.map(
+                  (t) =>
+                    html`<tr key=${t.topic} class=${sameTopic(selected, t) ? 'selected' : ''}>
+                      <td>
+                        <button
+                          class="link"
+                          type="button"
+                          aria-label=${`Show topic ${t.topic}`}
+                          aria-pressed=${sameTopic(selected, t)}
+                          onClick=${() => select(t)}
+                        >
+                          ${t.topic}
+                        </button>
+                      </td>
+                      <td class="num">${t.page}</td>
+                      <td class="num">${t.nextSequenceNumber}</td>
+                      <td>${retained(t)}</td>
+                      <td class="num">${t.waitingSubscribers}</td>
+                    </tr>`,
+                )}
+              <//>`
         }
       </div>`;
     })}

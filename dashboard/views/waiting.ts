@@ -1,6 +1,6 @@
 import { durationOf } from '../format.js';
 import { html } from '../html.js';
-import { Empty, Panel, type ViewProps } from './common.js';
+import { Empty, Panel, type ViewProps, Table } from './common.js';
 
 // Subscribers waiting now: topic, cursor, client, time waited (ticking on the page while the
 // clock is real; a frozen clock does not move, so neither does their wait).
@@ -24,29 +24,17 @@ export function WaitingPanel({ state, fetchedAt, now }: ViewProps & { fetchedAt:
             >No subscriber is waiting. A subscribe with nothing to deliver waits here until a message, its timeout, or a
             page change.<//
           >`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Topic</th>
-                  <th scope="col">Cursor (number, page)</th>
-                  <th scope="col">Client</th>
-                  <th scope="col">Waited</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (w, i) =>
-                    html`<tr key=${i}>
-                      <td>${w.cache}/${w.topic}</td>
-                      <td class="num">#${w.sequenceNumber} on ${w.sequencePage}</td>
-                      <td>${w.client ?? '—'}</td>
-                      <td class="num">${durationOf(w.waitedMs + moving)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        : html`<${Table} columns=${['Topic', 'Cursor (number, page)', 'Client', 'Waited']}>
+            ${rows.map(
+              (w, i) =>
+                html`<tr key=${i}>
+                  <td>${w.cache}/${w.topic}</td>
+                  <td class="num">#${w.sequenceNumber} on ${w.sequencePage}</td>
+                  <td>${w.client ?? '—'}</td>
+                  <td class="num">${durationOf(w.waitedMs + moving)}</td>
+                </tr>`,
+            )}
+          <//>`
     }
   <//>`;
 }
