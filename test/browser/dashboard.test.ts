@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +10,13 @@ import { byRole, consoleErrors, launch } from './browser.js';
 // shows up within a second, and what the dashboard does is answered by the emulator.
 
 const CACHE = 'default-cache';
-const SCREENSHOT = fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url));
+// The README's picture: written to docs/ with UPDATE_SCREENSHOT=1, else to .tmp/ (no churn in git).
+const SCREENSHOT = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOT === '1' ? '../../docs/dashboard.png' : '../../.tmp/dashboard.png',
+    import.meta.url,
+  ),
+);
 let browser: Browser;
 let emulator: RunningEmulator;
 let page: Page;
@@ -34,6 +42,7 @@ const openTab = async (tab: string) => {
 };
 
 beforeAll(async () => {
+  mkdirSync(dirname(SCREENSHOT), { recursive: true });
   emulator = await startEmulator({ port: 0, logLevel: 'silent' });
   browser = await launch();
   page = await browser.newPage();
