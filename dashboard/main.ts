@@ -165,6 +165,12 @@ function App() {
     [markAll, scheduleRefresh, show, updateFeeds],
   );
 
+  // With nothing selected, the first topic is: the live messages have something to follow.
+  useEffect(() => {
+    const first = state?.topics[0];
+    if (first && !selected) setSelected({ cache: first.cache, topic: first.topic });
+  }, [state, selected]);
+
   useEffect(() => {
     reportCalls((call) => (lastCall.current = call));
     const connection = new LiveConnection({

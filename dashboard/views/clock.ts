@@ -20,8 +20,10 @@ export function ClockPanel({ state, run }: ViewProps) {
     <p class="status-line">
       <strong class=${clock.mode === 'virtual' ? 'on' : 'off'}
         >${clock.mode === 'virtual' ? 'Frozen (virtual)' : 'Real time'}</strong
-      >: <time data-testid="clock-now" datetime=${clock.now}>${clock.now}</time>.
-      <span class="counter">${clock.pendingTimers} timer(s) waiting on it.</span>
+      >
+      ${': '}<time data-testid="clock-now" datetime=${clock.now}>${clock.now}</time> ${' '}<span class="counter"
+        >${`${clock.pendingTimers} timer(s) waiting on it.`}</span
+      >
     </p>
     <div class="row">
       <button

@@ -1,4 +1,4 @@
-import type { ChaosInput, ChaosKind } from '../../emulator/faults/chaos.js';
+import type { ChaosInput, ChaosKind, ChaosView } from '../../emulator/faults/chaos.js';
 import type { FaultRuleInput, FaultView } from '../../emulator/faults/rule.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
@@ -191,18 +191,23 @@ function chaosFrom(form: HTMLFormElement): ChaosInput {
   }) as ChaosInput;
 }
 
+function chaosLine(chaos: ChaosView): string {
+  const scope = [
+    chaos.operation !== 'any' && chaos.operation,
+    chaos.cache && `cache ${chaos.cache}`,
+    chaos.topic && `topic ${chaos.topic}`,
+  ].filter(Boolean);
+  return `: seed ${chaos.seed}, rate ${chaos.rate}, kinds ${chaos.kinds?.join(', ')}${scope.length ? `, ${scope.join(', ')}` : ''}.`;
+}
+
 export function ChaosPanel({ state, run }: ViewProps) {
   const chaos = state.chaos;
   const submit = onSubmit((form) => void run('Start chaos', () => control('PUT', '/_emulator/chaos', chaosFrom(form))));
   return html`<${Panel} title="Chaos" id="chaos">
     <p class="status-line">
-      ${
-        chaos.enabled
-          ? html`<strong class="on">On</strong>: seed ${chaos.seed}, rate ${chaos.rate}, kinds
-              ${chaos.kinds?.join(', ')}${chaos.operation ? `, ${chaos.operation}` : ''}${chaos.cache ? `, cache ${chaos.cache}` : ''}${chaos.topic ? `, topic ${chaos.topic}` : ''}.
-              <span class="counter">${chaos.draws ?? 0} draws, ${chaos.injected ?? 0} injected</span>`
-          : html`<strong class="off">Off</strong>`
-      }
+      ${chaos.enabled ? html`<strong class="on">On</strong>` : html`<strong class="off">Off</strong>`}
+      ${chaos.enabled ? chaosLine(chaos) : null}
+      ${chaos.enabled ? html` <span class="counter">${`${chaos.draws ?? 0} draws, ${chaos.injected ?? 0} injected`}</span>` : null}
     </p>
     <form class="grid-form" onSubmit=${submit} aria-label="Start chaos">
       <fieldset>

@@ -1,3 +1,4 @@
+import type { ScheduledTopicReset } from '../../emulator/faults/page-changes.js';
 import { durationOf } from '../format.js';
 import { html } from '../html.js';
 import { ruleSummary } from './faults.js';
@@ -5,6 +6,9 @@ import { Panel, type ViewProps } from './common.js';
 
 // What is in force right now, in one box next to the topics: waiting subscribers, fault rules
 // with their counters, chaos, limits and the clock. Each has its own view for the details.
+
+const scheduledChange = (r: ScheduledTopicReset) =>
+  `${r.cache}/${r.topic}: ${r.afterSequenceNumber !== undefined ? `after #${r.afterSequenceNumber}` : `at ${r.at}`}`;
 
 export function GlancePanel({ state, open }: Pick<ViewProps, 'state'> & { open: (tab: string) => void }) {
   const { waitingSubscribers, faults, chaos, limits, clock } = state;
@@ -39,6 +43,14 @@ export function GlancePanel({ state, open }: Pick<ViewProps, 'state'> & { open: 
       <dd>
         ${
           limits.enabled ? `on: ${limits.usage.operations}/${limits.operationsPerSecond} operations this second` : 'off'
+        }
+      </dd>
+      <dt>Page changes</dt>
+      <dd>
+        ${
+          state.scheduled.topicResets.length === 0
+            ? 'none scheduled'
+            : state.scheduled.topicResets.map((r) => html`<div>${scheduledChange(r)}</div>`)
         }
       </dd>
       <dt>${link('clock', 'Clock')}</dt>

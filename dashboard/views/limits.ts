@@ -18,11 +18,10 @@ export function LimitsPanel({ state, run }: ViewProps) {
   });
   return html`<${Panel} title="Account limits" id="limits">
     <p class="status-line">
-      ${limits.enabled ? html`<strong class="on">On</strong>` : html`<strong class="off">Off</strong>`}:
-      ${limits.operationsPerSecond} operations/s, ${limits.concurrentSubscriptions} concurrent subscriptions, payload
-      ${limits.payloadBytes} bytes.
-      <span class="counter"
-        >This window: ${limits.usage.operations} operations, ${limits.usage.subscriptions} subscriptions.</span
+      ${limits.enabled ? html`<strong class="on">On</strong>` : html`<strong class="off">Off</strong>`}
+      ${`: ${limits.operationsPerSecond} operations/s, ${limits.concurrentSubscriptions} concurrent subscriptions, payload ${limits.payloadBytes} bytes.`}
+      ${' '}<span class="counter"
+        >${`This window: ${limits.usage.operations} operations, ${limits.usage.subscriptions} subscriptions.`}</span
       >
     </p>
     <div class="row">

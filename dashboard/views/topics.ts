@@ -49,6 +49,7 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
       </div>`;
     })}
     <${PublishForm} ...${props} />
+    ${selected ? html`<${SchedulePageChange} selected=${selected} run=${props.run} />` : null}
   <//>`;
 }
 
@@ -110,5 +111,28 @@ function PublishForm({
       </button>
     </div>
     <p class="answer" role="status" aria-live="polite" data-testid="publish-answer">${answer}</p>
+  </form>`;
+}
+
+/** A page change later: after the message numbered N, or after some clock time. */
+function SchedulePageChange({ selected, run }: Pick<ViewProps, 'run'> & { selected: TopicKey }) {
+  const submit = onSubmit((form) => {
+    const f = fieldsOf(form);
+    const after = Number(f.after);
+    const when = f.when === 'ms' ? { afterMs: after } : { afterSequenceNumber: after };
+    void run('Schedule page change', () =>
+      control('POST', `/_emulator${topicPath(selected.cache, selected.topic)}/reset`, when),
+    );
+  });
+  return html`<form class="row" onSubmit=${submit} aria-label="Schedule a page change">
+    <label
+      >Change the page after
+      <select name="when">
+        <option value="sequence">message number</option>
+        <option value="ms">clock milliseconds</option>
+      </select></label
+    >
+    <label>Value <input name="after" type="number" min="1" required /></label>
+    <button type="submit">Schedule page change</button>
   </form>`;
 }

@@ -65,8 +65,8 @@ describe('the dashboard', () => {
   });
 
   it('shows a message published with a plain HTTP request within a second', async () => {
-    expect((await publish(emulator, 'orders', 'order 1 created')).status).toBe(204);
     const sent = Date.now();
+    expect((await publish(emulator, 'orders', 'order 1 created')).status).toBe(204);
     await page.waitForSelector('tr.message[data-sequence="1"]', { timeout: 1000 });
     expect(Date.now() - sent).toBeLessThan(1000);
     expect(await textOf('tr.message[data-sequence="1"]')).toContain('order 1 created');
@@ -80,10 +80,23 @@ describe('the dashboard', () => {
     await page.waitForSelector('tr.message[data-sequence="3"]', { timeout: 1000 });
     await page.click(byRole('button', 'Change page'));
     await page.waitForSelector('tr.marker[data-marker=page]', { timeout: 1000 });
-    const { page: newPage } = emulator.state().topics.find((t) => t.topic === 'orders')!;
-    expect(await textOf('tr.marker[data-marker=page]')).toContain(`page ${newPage} numbers from #1`);
+    const { page: changed } = emulator.state().topics.find((t) => t.topic === 'orders')!;
+    expect(await textOf('tr.marker[data-marker=page]')).toContain(`page ${changed} numbers from #1`);
     await publish(emulator, 'orders', 'order 4, first on the new page');
     await waitForText('tr.message', 'order 4, first on the new page', 1000);
+    // A page change scheduled after the next message shows in "Right now", then happens.
+    await page.type('form[aria-label="Schedule a page change"] input[name=after]', '2');
+    await page.click(byRole('button', 'Schedule page change'));
+    await waitForText('dl.glance', 'default-cache/orders: after #2');
+    expect(emulator.state().scheduled.topicResets).toMatchObject([{ topic: 'orders', afterSequenceNumber: 2 }]);
+    await publish(emulator, 'orders', 'order 5, last on its page');
+    await waitForText('dl.glance', 'none scheduled');
+    await page.waitForFunction(() => document.querySelectorAll('tr.marker[data-marker=page]').length === 2, {
+      timeout: 1000,
+    });
+    const { page: newPage } = emulator.state().topics.find((t) => t.topic === 'orders')!;
+    await publish(emulator, 'orders', 'order 6, first on the next page');
+    await waitForText('tr.message', 'order 6, first on the next page', 1000);
 
     await publish(emulator, 'sensors', new Uint8Array([0, 1, 2, 254, 255]), 'application/octet-stream');
     await page.waitForSelector(byRole('button', 'Show topic sensors'), { timeout: 1000 });
