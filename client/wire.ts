@@ -1,30 +1,19 @@
 // The subscribe response as it travels on the wire (openapi/topics.yaml, components.schemas),
 // and the one check that a parsed body really has that shape before the client trusts it.
 
+import type {
+  Discontinuity,
+  Item,
+  SubscribeElement,
+  SubscribeResponse,
+  Value,
+} from '../openapi/generated/topics-types.js';
 import { TopicsProtocolError } from './errors.js';
 
-/** Exactly one of `text` (UTF-8 message) or `binary` (standard base64 of the bytes). */
-export type Value = { text: string } | { binary: string };
-
-export interface Item {
-  sequence_page: number;
-  topic_sequence_number: number;
-  value: Value;
-}
-
-export interface Discontinuity {
-  last_topic_sequence: number;
-  new_topic_sequence: number;
-  new_sequence_page: number;
-}
-
-/** Exactly one of `item` or `discontinuity`. */
-export type SubscribeElement = { item: Item } | { discontinuity: Discontinuity };
-
-/** An empty `items` is a long-poll timeout: poll again with the same cursor. */
-export interface SubscribeResponse {
-  items: SubscribeElement[];
-}
+// Value: exactly one of `text` (UTF-8 message) or `binary` (standard base64 of the bytes).
+// SubscribeElement: exactly one of `item` or `discontinuity`. SubscribeResponse: an empty
+// `items` is a long-poll timeout (poll again with the same cursor).
+export type { Discontinuity, Item, SubscribeElement, SubscribeResponse, Value };
 
 /**
  * Checks a parsed 200 body against the documented shape. Members the document does not

@@ -209,7 +209,7 @@ function readConfig(path: string): Partial<Flags> {
   const value: unknown = parseYaml(text); // YAML is a superset of JSON
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`--config ${path} must hold an object of settings`);
-  return value as Partial<Flags>;
+  return value;
 }
 
 /** Flags and environment win over the config file; the config file over defaults. */
@@ -222,7 +222,7 @@ function merge(command: Command): Flags {
     const source = command.getOptionValueSource(key);
     if (value !== undefined && (source === 'cli' || source === 'env')) merged[key] = value;
   }
-  return merged as Flags;
+  return merged;
 }
 
 function listRules(): string {
@@ -313,7 +313,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv).then((code) => {
+void main(process.argv).then((code) => {
   // Idle keep-alive sockets of fetch would hold the process open for a while: exit once
   // everything written has been flushed.
   process.stdout.write('', () => process.exit(code));

@@ -1,6 +1,7 @@
 // The emulator's control plane (/_emulator/...), as control-level rules use it. Only
 // reached when detected or asked for; an endpoint that answers 404/405 makes the rule
 // that needs it skip with the reason, so the suite runs against emulators without it.
+import type { FaultRuleInput, Permission } from '../openapi/generated/control-types.js';
 import { bodyText, type Exchange } from './exchange.js';
 import type { Target } from './target.js';
 
@@ -9,21 +10,6 @@ export class ControlUnavailable extends Error {
     super(reason);
     this.name = 'ControlUnavailable';
   }
-}
-
-export interface TokenPermission {
-  role: 'publishsubscribe' | 'subscribeonly' | 'publishonly';
-  cache: string;
-  topic: string;
-}
-
-export interface FaultRule {
-  operation: 'publish' | 'subscribe' | 'any';
-  cache: string;
-  topic: string;
-  status: number;
-  retryAfterSeconds?: number;
-  count: number;
 }
 
 /** GET /_emulator/health answering JSON `status: ok` means the emulator's control plane is there. */
@@ -72,7 +58,7 @@ export class ControlPlane {
   }
 
   /** Installs a fault rule; returns its id when the emulator gives one. */
-  async addFault(rule: string, fault: FaultRule): Promise<string | undefined> {
+  async addFault(rule: string, fault: FaultRuleInput): Promise<string | undefined> {
     const exchange = await this.call(rule, 'POST', '/_emulator/faults', fault);
     const id = (exchange.json as { id?: unknown } | undefined)?.id;
     return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
@@ -82,7 +68,7 @@ export class ControlPlane {
     await this.call(rule, 'DELETE', `/_emulator/faults/${encodeURIComponent(id)}`);
   }
 
-  async issueToken(rule: string, permissions: TokenPermission[], ttlSeconds: number): Promise<string> {
+  async issueToken(rule: string, permissions: Permission[], ttlSeconds: number): Promise<string> {
     const exchange = await this.call(rule, 'POST', '/_emulator/tokens', { permissions, ttlSeconds });
     const token = (exchange.json as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string' || token.length === 0)

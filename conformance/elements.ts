@@ -105,6 +105,7 @@ export function sameValue(a: DeliveredValue, b: DeliveredValue): boolean {
 /** Invisible and direction-changing characters as \u escapes, so a report shows every character. */
 function printable(text: string): string {
   return text.replace(
+    // eslint-disable-next-line no-misleading-character-class -- combining invisible characters (U+034F) are listed on purpose
     /[\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufe00-\ufe0f\ufeff\ufff0-\uffff]|\p{Cs}|\p{Co}|\p{Cn}/gu,
     (c) =>
       c.codePointAt(0)! > 0xffff

@@ -132,7 +132,7 @@ export class Sender {
         method: spec.method,
         headers: spec.headers ?? {},
         // Our bodies are plain ArrayBuffer-backed arrays; the DOM typing asks for that explicitly.
-        body: spec.body as Uint8Array<ArrayBuffer> | undefined,
+        body: (spec.body ?? null) as Uint8Array<ArrayBuffer> | null,
         redirect: 'manual',
         signal: signals.length > 0 ? AbortSignal.any(signals) : null,
       });

@@ -96,7 +96,9 @@ export async function executeConformance(input: ConformanceOptions): Promise<Exe
     ...(options.adminKey ? { adminKey: options.adminKey } : {}),
   });
 
-  let { rules: selected, unknown } = selectRules(options.rules);
+  const chosen = selectRules(options.rules);
+  const { unknown } = chosen;
+  let selected = chosen.rules;
   if (unknown.length > 0) throw new UsageError(`--rules: no rule matches ${unknown.join(', ')} (see --list-rules)`);
   if (options.replay) {
     const { name } = parseReplay(options.replay);

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { EmulatorState } from '../emulator/control/controls.js';
+import type { State } from '../openapi/generated/control-types.js';
 import type { ExchangeFacts } from '../emulator/exchange.js';
 import { storeAdminKey, storedAdminKey } from './admin-key.js';
 import { ApiError, control, curlOf, reportCalls, type CallRecord } from './api.js';
@@ -36,7 +36,7 @@ const feedKey = (cache: string, topic: string) => `${cache}\n${topic}`;
 /** State refreshes after events are coalesced: at most one every this many ms. */
 const REFRESH_MS = 150;
 
-function summaryOf(state: EmulatorState): string {
+function summaryOf(state: State): string {
   return [
     `Clock ${state.clock.mode === 'virtual' ? 'frozen' : 'real'}`,
     `${state.topics.length} topic(s)`,
@@ -48,7 +48,7 @@ function summaryOf(state: EmulatorState): string {
 }
 
 function App() {
-  const [state, setState] = useState<EmulatorState | undefined>();
+  const [state, setState] = useState<State | undefined>();
   const [fetchedAt, setFetchedAt] = useState(0);
   const [version, setVersion] = useState('');
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -74,7 +74,7 @@ function App() {
 
   // Reads can overlap and answer out of order: only a read newer than the last one shown is shown.
   const reads = useRef({ sent: 0, shown: 0 });
-  const show = useCallback((next: EmulatorState, read: number) => {
+  const show = useCallback((next: State, read: number) => {
     if (read < reads.current.shown) return;
     reads.current.shown = read;
     setState(next);
@@ -84,7 +84,7 @@ function App() {
   const refresh = useCallback(async () => {
     const read = ++reads.current.sent;
     try {
-      show(await control<EmulatorState>('GET', '/_emulator/state'), read);
+      show(await control<State>('GET', '/_emulator/state'), read);
     } catch (error) {
       if (error instanceof ApiError && error.needsAdminKey) askForKey();
     }
@@ -123,8 +123,9 @@ function App() {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       switch (event.event) {
         case 'hello': {
-          show(data.state as EmulatorState, ++reads.current.sent);
-          setVersion(String(data.version ?? ''));
+          const hello = data as { version?: unknown; state: State };
+          show(hello.state, ++reads.current.sent);
+          setVersion(typeof hello.version === 'string' ? hello.version : '');
           if (connectedBefore.current)
             markAll('reconnect', 'Reconnected: anything published while disconnected is not shown');
           connectedBefore.current = true;
@@ -145,7 +146,7 @@ function App() {
           return scheduleRefresh();
         }
         case 'gap':
-          markAll('gap', `${data.dropped} event(s) not received: the dashboard fell behind`);
+          markAll('gap', `${(data as { dropped: number }).dropped} event(s) not received: the dashboard fell behind`);
           return scheduleRefresh();
         case 'request': {
           const record = data.record as ExchangeFacts | undefined;

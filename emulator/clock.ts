@@ -1,3 +1,5 @@
+import type { Clock as ClockView } from '../openapi/generated/control-types.js';
+
 // The emulator's one source of time. Token expiry, long-poll timeouts, pages and
 // rate-limit windows all read it, so a test can move time instead of waiting for it.
 //
@@ -9,12 +11,7 @@ export interface ClockTimer {
   cancel(): void;
 }
 
-export interface ClockState {
-  mode: 'real' | 'virtual';
-  now: string;
-  nowMs: number;
-  pendingTimers: number;
-}
+export type ClockState = ClockView;
 
 interface TimerRecord extends ClockTimer {
   due: number;
@@ -23,7 +20,7 @@ interface TimerRecord extends ClockTimer {
 }
 
 export class Clock {
-  private mode: 'real' | 'virtual' = 'real';
+  private mode: ClockView['mode'] = 'real';
   private offsetMs = 0;
   private virtualNowMs = 0;
   private readonly timers = new Set<TimerRecord>();

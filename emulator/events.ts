@@ -2,12 +2,14 @@
 // dashboard's live view, metrics and (with a shared store) other replicas read from it. Emitting
 // with no listener costs one boolean check, so the hot path pays nothing when nobody listens.
 
+import type { ExchangeFacts } from './exchange.js';
+
 /** Where a message value is shown: text as is, binary as base64. */
 export type EventValue = { text: string } | { binary: string };
 
 export type EmulatorEvent =
-  /** A service or control-plane request was answered (the journal's record; issue "client judge"). */
-  | { kind: 'request'; at: number; record: unknown }
+  /** A service or control-plane request was answered, dropped or left by its client (http/exchanges.ts). */
+  | { kind: 'request'; at: number; record: ExchangeFacts }
   /** A message was numbered and retained. */
   | {
       kind: 'published';

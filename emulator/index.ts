@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp } from './http/app.js';
 import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
-import { bindControls, type EmulatorControlApi } from './control/controls.js';
+import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
 import { resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 
@@ -13,17 +13,16 @@ export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
 export type { Permission, Role } from './auth/permissions.js';
 export type { IssuedToken, TokenRequest } from './auth/tokens.js';
 export type { TopicSnapshot } from './topics/topic.js';
+export type { EmulatorControlApi, TokenInput } from './control/api.js';
 export type {
   ClockInput,
-  EmulatorControlApi,
-  EmulatorState,
+  State as EmulatorState,
   ResetResult,
-  TokenInput,
   TopicResetInput,
-} from './control/controls.js';
+} from '../openapi/generated/control-types.js';
 export type { TokenWithdrawal } from './control/token-withdrawals.js';
 export type { ChaosInput, ChaosKind, ChaosView } from './faults/chaos.js';
-export type { ScheduledTopicReset, TopicReset } from './faults/page-changes.js';
+export type { ScheduledTopicReset, TopicReset } from './topics/page-changes.js';
 export type { FaultRuleInput, FaultView } from './faults/rule.js';
 export type { LimitsProfile, LimitsView } from './limits/account-limits.js';
 export type { ScenarioApplied, ScenarioInput } from './scenario/apply.js';
@@ -85,7 +84,8 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const drain = () =>
     (draining ??= (async () => {
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
-      const answered = context.store.clear();
+      const answered = context.waiting.answerAll();
+      context.store.clear();
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(answered.map((s) => s.flushed())),
@@ -99,7 +99,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     settings,
     app,
     context,
-    ...bindControls(controls),
+    ...controlApi(controls),
     drain,
     close() {
       closing ??= (async () => {

@@ -1,8 +1,9 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
 
 // Turns an OpenAPI document (compiled, every $ref resolved) into fastify route definitions:
-// the URL, and JSON schemas for path, query and header parameters and JSON bodies, which fastify compiles
-// into validators once at start-up. No rule of the document is restated here.
+// the URL, and JSON schemas for path, query and header parameters and JSON bodies (their
+// validators are generated at build time: scripts/compile-validators.ts); and what other parts
+// need of the paths (CORS methods, the 405 answer). No rule of the document is restated here.
 
 export type BodyKind = 'text' | 'binary';
 
@@ -13,6 +14,8 @@ export interface OperationRoute {
   schema: FastifySchema;
   /** Request body media types and how each is delivered (x-emulator-delivered-as). */
   bodyKinds: ReadonlyMap<string, BodyKind>;
+  /** The operation asks for no credential (`security: []`), e.g. health. */
+  open: boolean;
 }
 
 interface Parameter {
@@ -24,6 +27,7 @@ interface Parameter {
 
 interface Operation {
   operationId?: string;
+  security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { 'x-emulator-delivered-as'?: BodyKind; schema?: Record<string, unknown> }> };
 }
@@ -50,6 +54,31 @@ function objectSchema(parameters: Parameter[], nameOf: (p: Parameter) => string)
  */
 export const validatorName = (operationId: string, httpPart: string) => `${operationId}_${httpPart}`;
 
+/** A document's path in fastify's form: `{param}` becomes `:param`. */
+export const routeUrl = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Each path of the documents (fastify's `:param` form) with the methods its operations use. */
+export function methodsByPath(documents: readonly OpenApiDocument[]): Map<string, HTTPMethods[]> {
+  const byPath = new Map<string, HTTPMethods[]>();
+  for (const route of documents.flatMap(operationRoutes)) {
+    byPath.set(route.url, [...(byPath.get(route.url) ?? []), route.method]);
+  }
+  return byPath;
+}
+
+/** A document's path as a pattern of the raw URL: each `{param}` one capture, maybe empty. */
+export function pathPattern(path: string): RegExp {
+  const parts = path.split(/\{\w+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('([^/?#]*)')}/?(?:[?#]|$)`);
+}
+
+/** How each path's operations read in a message, in the document's order: `POST to publish`. */
+export function operationsOfPath(document: OpenApiDocument, path: string): string[] {
+  return Object.entries(document.paths[path] ?? {})
+    .filter(([method, operation]) => (METHODS as readonly string[]).includes(method) && operation)
+    .map(([method, operation]) => `${method.toUpperCase()} to ${(operation as Operation).operationId ?? method}`);
+}
+
 export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
   const routes: OperationRoute[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
@@ -72,12 +101,13 @@ export function operationRoutes(document: OpenApiDocument): OperationRoute[] {
       if (json?.schema && json['x-emulator-delivered-as'] === undefined) schema.body = json.schema;
       routes.push({
         operationId: operation.operationId,
-        method: method.toUpperCase() as HTTPMethods,
-        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        method: method.toUpperCase(),
+        url: routeUrl(path),
         schema,
         bodyKinds: new Map(
           Object.entries(content).map(([type, media]) => [type, media['x-emulator-delivered-as'] ?? 'binary']),
         ),
+        open: Array.isArray(operation.security) && operation.security.length === 0,
       });
     }
   }

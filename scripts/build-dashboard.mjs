@@ -28,4 +28,4 @@ for (const name of ['index.html', 'dashboard.js', 'dashboard.css']) {
   total += statSync(`${out}${name}`).size;
   gzipped += gzipSync(bytes).length;
 }
-console.log(`dist/dashboard: ${(total / 1024).toFixed(1)} KiB (${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+process.stdout.write(`dist/dashboard: ${(total / 1024).toFixed(1)} KiB (${(gzipped / 1024).toFixed(1)} KiB gzipped)\n`);

@@ -1,10 +1,14 @@
 // Compiles each openapi/*.yaml into openapi/generated/*.json: validated, with every $ref
-// resolved; and the validators generated from them (compile-validators.ts). The emulator imports the JSON at start-up (parsing YAML and resolving refs there
-// cost ~350 ms); a test regenerates it and fails when the committed copy is stale.
+// resolved; its TypeScript types (compile-types.ts); and the validators generated from them
+// (compile-validators.ts). The emulator imports the JSON at start-up (parsing YAML and
+// resolving refs there cost ~350 ms); tests regenerate each file and fail when the committed
+// copy is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
+import { typesPath, typesSource } from './compile-types.js';
+import type { OpenApiDocument } from '../emulator/openapi-routes.js';
 import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from './compile-validators.js';
 
 export const documents = ['topics', 'control'] as const;
@@ -43,12 +47,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const compiled = await compileDocument(name);
     writeFileSync(generatedPath(name), compiled);
     console.log(`openapi/generated/${name}.json written`);
+    writeFileSync(typesPath(name), await typesSource(name));
+    console.log(`openapi/generated/${name}-types.ts written`);
     if (name === 'control') {
       writeFileSync(generatedPath('scenario.schema'), scenarioSchema(compiled));
       console.log('openapi/generated/scenario.schema.json written');
     }
     if (name === 'topics') {
-      writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled)));
+      writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled) as OpenApiDocument));
       console.log('emulator/generated/topics-validators.ts written');
     }
   }

@@ -3,14 +3,14 @@
 //   emulator/generated/topics-validators.ts: the path, query and header parameters of each
 //     operation in openapi/topics.yaml, with the options fastify's own validator compiler uses
 //     (@fastify/ajv-compiler's defaults and ajv-formats: same coercion, same errors);
-//   emulator/generated/settings-validator.ts: emulator/settings-schema.ts, every error reported.
+//   emulator/generated/settings-validator.ts: the settings' schema (emulator/settings-table.ts), every error reported.
 // `npm run openapi:compile` writes them; a test fails when a committed copy is stale, and
 // another checks the topics validators against fastify's compiler on generated inputs.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv as AjvInstance, Options } from 'ajv';
 import { operationRoutes, validatorName, type OpenApiDocument } from '../emulator/openapi-routes.js';
-import { settingsSchema } from '../emulator/settings-schema.js';
+import { settingsSchema } from '../emulator/settings-table.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv } = require('ajv') as typeof import('ajv');
@@ -56,5 +56,5 @@ export function topicsValidatorsSource(document: OpenApiDocument): string {
 export function settingsValidatorSource(): string {
   const ajv = new Ajv({ allErrors: true, code: { source: true, esm: true } });
   ajv.addSchema({ $id: 'settings', ...settingsSchema });
-  return moduleSource('emulator/settings-schema.ts', ajv, { settings: 'settings' });
+  return moduleSource('emulator/settings-table.ts', ajv, { settings: 'settings' });
 }

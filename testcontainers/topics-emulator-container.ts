@@ -2,6 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait } from 'testcontainers';
 import type { StartedTestContainer } from 'testcontainers';
+import type {
+  ClockInput,
+  Fault,
+  FaultRuleInput,
+  IssuedToken,
+  TokenRequest,
+  TopicResetInput,
+} from '../openapi/generated/control-types.js';
 
 // The emulator as a testcontainers module, shaped like the @testcontainers/* modules: fluent
 // with*() options on the container, connection details and the control plane on the started one.
@@ -20,60 +28,18 @@ const SCENARIO_DIR = '/tmp/topics-emulator';
 /** A scenario: a path to a YAML or JSON file on this machine, or the scenario itself as an object. */
 export type ScenarioSource = string | Record<string, unknown>;
 
-// The control plane's shapes, loosely typed on purpose: openapi/control.yaml is the reference,
-// and the emulator validates every body (400 invalid_body names what is wrong).
+// The control plane's shapes are the ones generated from openapi/control.yaml; the emulator
+// validates every body (400 invalid_body names what is wrong).
 
 /** A fault rule (POST /_emulator/faults), e.g. `{ operation: 'publish', status: 429, count: 1 }`. */
-export interface FaultRule {
-  operation?: 'publish' | 'subscribe' | 'any';
-  cache?: string;
-  topic?: string;
-  topicPrefix?: string;
-  tokenId?: string;
-  status?: 400 | 401 | 403 | 404 | 429 | 500 | 503;
-  code?: string;
-  message?: string;
-  retryAfterSeconds?: number;
-  drop?: true;
-  delayMs?: number;
-  count?: number;
-  [field: string]: unknown;
-}
-
-/** A fault rule as the control plane holds it. */
-export interface Fault {
-  id: string;
-  rule: FaultRule;
-  [field: string]: unknown;
-}
-
-/** A token request (POST /_emulator/tokens). */
-export interface TokenRequest {
-  permissions: Array<{
-    role: 'publishsubscribe' | 'subscribeonly' | 'publishonly';
-    cache: string;
-    topic?: string;
-    topicPrefix?: string;
-  }>;
-  ttlSeconds?: number;
-  tokenId?: string;
-}
-
-export interface IssuedToken {
-  /** The portable token, for the Authorization header. */
-  token: string;
-  expiresAt: string;
-  tokenId?: string;
-}
+export type FaultRule = FaultRuleInput;
 
 /** When a topic reset happens: now (no schedule), after message K, or after some clock time. */
-export type TopicResetSchedule = { afterSequenceNumber: number } | { afterMs: number };
+export type TopicResetSchedule = TopicResetInput;
 
-export interface ClockChange {
-  mode?: 'real' | 'virtual';
-  setTo?: string | number;
-  advanceMs?: number;
-}
+export type ClockChange = ClockInput;
+
+export type { Fault, IssuedToken, TokenRequest };
 
 export type ControlAnswer = Record<string, unknown>;
 
@@ -199,7 +165,7 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
 
   /** Adds a fault rule; the answer carries its id. */
   public async injectFault(rule: FaultRule): Promise<Fault> {
-    return (await this.control('POST', '/_emulator/faults', rule)) as Fault;
+    return (await this.control('POST', '/_emulator/faults', rule)) as unknown as Fault;
   }
 
   public async removeFault(id: string): Promise<ControlAnswer> {

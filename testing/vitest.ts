@@ -24,8 +24,8 @@ export function useTopicsEmulator(options: Partial<EmulatorSettings> = {}): Topi
   beforeAll(async () => {
     running = await startEmulator({ port: 0, logLevel: 'silent', ...options });
   });
-  beforeEach(async () => {
-    await current().reset();
+  beforeEach(() => {
+    current().reset();
   });
   afterAll(async () => {
     await running?.close();

@@ -35,7 +35,7 @@ export interface BenchContext {
   /** The emulator's spec, or undefined when dist/emulator is not built (baselines only). */
   ours: ServerSpec | undefined;
   emulatorCli: string | undefined;
-  log(message: string): void;
+  log: (message: string) => void;
 }
 
 export interface Figure {

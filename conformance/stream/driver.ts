@@ -75,8 +75,9 @@ export async function runStream(
       const state = run.state(id);
       if (!state) continue;
       // publish.success-204 and subscribe.success-200 also run on their own: keep what they found.
-      if (skippable) state.skipped ??= state.ran ? undefined : reason;
-      else state.findings.push({ message: `the stream property stopped with an error: ${reason}`, exchanges: [] });
+      if (skippable) {
+        if (!state.ran) state.skipped ??= reason;
+      } else state.findings.push({ message: `the stream property stopped with an error: ${reason}`, exchanges: [] });
     }
   }
 }

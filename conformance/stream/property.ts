@@ -97,8 +97,12 @@ export async function runStreamProperty(env: StreamEnv, settings: PropertySettin
     ...(settings.replay ? { path: settings.replay.path } : {}),
   });
   // An exception (budget used up, control endpoint missing, a bug) is not a counterexample.
-  if (first.failed && !lastFailure)
-    throw first.errorInstance ?? new Error('the stream property failed without a scenario');
+  if (first.failed && !lastFailure) {
+    const error: unknown = first.errorInstance;
+    throw error instanceof Error
+      ? error
+      : new Error('the stream property failed without a scenario', error === undefined ? {} : { cause: error });
+  }
   if (!first.failed || !lastFailure) return { scenarios, interrupted: cutShort, observed: [...observed.values()] };
 
   const generated = scenarios;

@@ -1,66 +1,84 @@
+import { timeOf } from '../format.js';
 import { html } from '../html.js';
-import { Empty, Panel } from './common.js';
-import { listIn, useOptional } from './optional.js';
+import type { ClientFindings, ClientList, ClientViolation, JournalEntry } from '../journal.js';
+import { Empty, Panel, Table } from './common.js';
+import { Unavailable, useOptional } from './optional.js';
 
-// The client rules' findings (GET /_emulator/clients): per client, each finding with its rule,
-// level and the requests that show it; violations highlighted.
+// The client rules' findings (GET /_emulator/clients): per client, its counters, each rule's
+// result (how often it was exercised, how often broken) and every violation with the sentence
+// it rests on and the requests that show it; violations highlighted.
 
-interface Finding {
-  rule?: string;
-  id?: string;
-  level?: string;
-  verdict?: string;
-  title?: string;
-  message?: string;
-  requests?: unknown[];
+/** One request showing a violation: its id, operation, topic and answer, on one line. */
+function requestLine(r: JournalEntry): string {
+  const topic = r.cache && r.topic ? ` ${r.cache}/${r.topic}` : '';
+  return `#${r.id} ${r.operation ?? `${r.method} ${r.path}`}${topic}: ${r.status ?? 'no answer'}${r.code ? ` ${r.code}` : ''}`;
 }
 
-const isViolation = (f: Finding) => /violat|fail|error|must/i.test(`${f.level ?? ''} ${f.verdict ?? ''}`);
+function Violation({ violation }: { violation: ClientViolation }) {
+  const { rule, level, message, sentence, source, requests } = violation;
+  return html`<li class="violation">
+    <strong>${rule}</strong> <span class="tag">${level}</span> ${message}
+    <blockquote title=${source}>${sentence}</blockquote>
+    ${
+      requests.length
+        ? html`<details>
+            <summary>${requests.length} request(s) showing it</summary>
+            <ul class="plain">
+              ${requests.map(
+                (r) => html`<li key=${r.id}><span class="time">${timeOf(r.at)}</span>${` ${requestLine(r)}`}</li>`,
+              )}
+            </ul>
+          </details>`
+        : null
+    }
+  </li>`;
+}
+
+function Client({ findings }: { findings: ClientFindings }) {
+  const { client, counters: c, rules, violations, subscriptions } = findings;
+  return html`<div class="client">
+    <h3>
+      <code>${client}</code>
+      ${violations.length ? html` <span class="tag bad">${violations.length} violation(s)</span>` : null}
+    </h3>
+    <p class="counter">
+      ${`${c.requests} requests: ${c.publishes} publishes, ${c.polls} polls (${subscriptions.length} subscription(s)), ${c.itemsReceived} items, ${c.discontinuities} discontinuities; ${c.errors} errors (${c.throttled} throttled, ${c.unauthorized} unauthorized), ${c.dropped} dropped, ${c.clientGone} left early.`}
+    </p>
+    ${
+      rules.length
+        ? html`<${Table} columns=${['Rule', 'Level', 'Occasions', 'Violations']} label=${`Rules for ${client}`}>
+            ${rules.map(
+              (r) =>
+                html`<tr key=${r.rule} class=${r.violations ? 'error' : ''}>
+                  <td>${r.rule}</td>
+                  <td>${r.level}</td>
+                  <td class="num">${r.occasions || 'not exercised'}</td>
+                  <td class="num">${r.violations}</td>
+                </tr>`,
+            )}
+          <//>`
+        : null
+    }
+    ${
+      violations.length
+        ? html`<ul class="findings">
+            ${violations.map((v, i) => html`<${Violation} key=${i} violation=${v} />`)}
+          </ul>`
+        : null
+    }
+  </div>`;
+}
 
 export function ClientsPanel({ version }: { version: number }) {
-  const loaded = useOptional<unknown>('/_emulator/clients', version);
-  if (loaded.kind === 'unavailable')
-    return html`<${Panel} title="Clients" id="clients"
-      ><${Empty}>Not available in this version of the emulator (GET /_emulator/clients answered 404).<//><//
-    >`;
+  const loaded = useOptional<ClientList>('/_emulator/clients', version);
   if (loaded.kind !== 'ok')
-    return html`<${Panel} title="Clients" id="clients"
-      ><${Empty}>${loaded.kind === 'loading' ? 'Loading…' : loaded.message}<//><//
-    >`;
-  const clients = listIn(loaded.body, 'clients') as Record<string, unknown>[];
+    return html`<${Unavailable} title="Clients" id="clients" path="/_emulator/clients" loaded=${loaded} />`;
+  const { clients } = loaded.body;
   return html`<${Panel} title="Clients" id="clients">
     ${
       clients.length === 0
         ? html`<${Empty}>No client has been judged yet.<//>`
-        : clients.map((client, i) => {
-            const findings = listIn(client, 'findings', 'rules') as Finding[];
-            const name = String(client.client ?? client.id ?? client.name ?? `client ${i + 1}`);
-            return html`<div class="client" key=${name}>
-              <h3><code>${name}</code></h3>
-              ${
-                findings.length === 0
-                  ? html`<${Empty}>No finding.<//>`
-                  : html`<ul class="findings">
-                      ${findings.map(
-                        (f) =>
-                          html`<li class=${isViolation(f) ? 'violation' : ''}>
-                            <strong>${f.rule ?? f.id ?? 'rule'}</strong>
-                            ${(f.level ?? f.verdict) ? html`<span class="tag">${f.level ?? f.verdict}</span>` : null}
-                            ${f.title ?? f.message ?? ''}
-                            ${
-                              Array.isArray(f.requests) && f.requests.length
-                                ? html`<details>
-                                    <summary>${f.requests.length} request(s)</summary>
-                                    <pre>${JSON.stringify(f.requests, null, 2)}</pre>
-                                  </details>`
-                                : null
-                            }
-                          </li>`,
-                      )}
-                    </ul>`
-              }
-            </div>`;
-          })
+        : clients.map((findings) => html`<${Client} key=${findings.client} findings=${findings} />`)
     }
   <//>`;
 }

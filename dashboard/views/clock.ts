@@ -1,4 +1,4 @@
-import type { ClockInput } from '../../emulator/control/controls.js';
+import type { ClockInput } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
 import { fieldsOf, numberField, onSubmit, Panel, type ViewProps } from './common.js';

@@ -1,9 +1,9 @@
-import type { EmulatorState } from '../../emulator/control/controls.js';
+import type { State } from '../../openapi/generated/control-types.js';
 import { html } from '../html.js';
 
 /** What every view gets: the state, and a way to run an action (its outcome is shown for it). */
 export interface ViewProps {
-  state: EmulatorState;
+  state: State;
   run: (label: string, action: () => Promise<unknown>) => Promise<boolean>;
 }
 
@@ -32,8 +32,11 @@ export function numberField(fields: Record<string, string>, name: string): numbe
   return fields[name] === undefined ? undefined : Number(fields[name]);
 }
 
-export function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The members that are not undefined (an optional member is then absent, not undefined). */
+export type DefinedOnly<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+export function definedOnly<T extends object>(value: T): DefinedOnly<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as DefinedOnly<T>;
 }
 
 export const onSubmit = (handle: (form: HTMLFormElement) => void) => (event: Event) => {

@@ -1,5 +1,4 @@
-import type { ChaosInput, ChaosKind, ChaosView } from '../../emulator/faults/chaos.js';
-import type { FaultRuleInput, FaultView } from '../../emulator/faults/rule.js';
+import type { Chaos, ChaosInput, ChaosKind, Fault, FaultRuleInput } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
 import { definedOnly, Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';
@@ -44,7 +43,7 @@ function ruleFrom(form: HTMLFormElement): FaultRuleInput {
   const f = fieldsOf(form);
   const n = (name: string) => numberField(f, name);
   return definedOnly({
-    operation: f.operation as FaultRuleInput['operation'],
+    operation: f.operation,
     cache: f.cache,
     topic: f.topic,
     topicPrefix: f.topicPrefix,
@@ -67,7 +66,7 @@ function ruleFrom(form: HTMLFormElement): FaultRuleInput {
   }) as FaultRuleInput;
 }
 
-function FaultRow({ fault, run }: { fault: FaultView; run: ViewProps['run'] }) {
+function FaultRow({ fault, run }: { fault: Fault; run: ViewProps['run'] }) {
   return html`<tr data-fault=${fault.id}>
     <td><code>${fault.id}</code></td>
     <td>${ruleSummary(fault.rule)}</td>
@@ -191,7 +190,7 @@ function chaosFrom(form: HTMLFormElement): ChaosInput {
   }) as ChaosInput;
 }
 
-function chaosLine(chaos: ChaosView): string {
+function chaosLine(chaos: Chaos): string {
   const scope = [
     chaos.operation !== 'any' && chaos.operation,
     chaos.cache && `cache ${chaos.cache}`,

@@ -1,4 +1,4 @@
-import type { ScheduledTopicReset } from '../../emulator/faults/page-changes.js';
+import type { ScheduledTopicReset } from '../../openapi/generated/control-types.js';
 import { durationOf } from '../format.js';
 import { html } from '../html.js';
 import { ruleSummary } from './faults.js';

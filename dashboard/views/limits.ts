@@ -1,4 +1,4 @@
-import type { LimitsProfile } from '../../emulator/limits/account-limits.js';
+import type { LimitsInput } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
 import { definedOnly, fieldsOf, numberField, onSubmit, Panel, type ViewProps } from './common.js';
@@ -7,7 +7,7 @@ import { definedOnly, fieldsOf, numberField, onSubmit, Panel, type ViewProps } f
 
 export function LimitsPanel({ state, run }: ViewProps) {
   const limits = state.limits;
-  const set = (change: Partial<LimitsProfile>) => run('Set limits', () => control('PUT', '/_emulator/limits', change));
+  const set = (change: LimitsInput) => run('Set limits', () => control('PUT', '/_emulator/limits', change));
   const submit = onSubmit((form) => {
     const f = fieldsOf(form);
     const change = definedOnly({

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, optional } from '../api.js';
+import { html } from '../html.js';
+import { Empty, Panel } from './common.js';
 
-// Views built on operations this version of the emulator may not have yet (the request journal,
+// Views built on operations this version of the emulator may not have (the request journal,
 // the client findings): a 404 shows "not available" instead of an error.
 
 export type Loaded<T> =
@@ -28,10 +30,23 @@ export function useOptional<T>(path: string, version: number): Loaded<T> {
   return loaded;
 }
 
-/** The list in an answer: the answer itself, or its first array member (e.g. `{requests: [...]}`). */
-export function listIn(body: unknown, ...names: string[]): unknown[] {
-  if (Array.isArray(body)) return body;
-  const record = (body ?? {}) as Record<string, unknown>;
-  for (const name of names) if (Array.isArray(record[name])) return record[name] as unknown[];
-  return Object.values(record).find(Array.isArray) ?? [];
+/** The panel while its operation has not answered, failed, or is not in this version. */
+export function Unavailable({
+  title,
+  id,
+  path,
+  loaded,
+}: {
+  title: string;
+  id: string;
+  path: string;
+  loaded: Loaded<unknown>;
+}) {
+  const text =
+    loaded.kind === 'unavailable'
+      ? `Not available in this version of the emulator (GET ${path} answered 404).`
+      : loaded.kind === 'error'
+        ? loaded.message
+        : 'Loading…';
+  return html`<${Panel} title=${title} id=${id}><${Empty}>${text}<//><//>`;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { TokenWithdrawal } from '../../emulator/control/token-withdrawals.js';
+import type { TokenWithdrawal } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
 import { Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { TopicState } from '../../emulator/control/controls.js';
+import type { TopicState } from '../../openapi/generated/control-types.js';
 import { control, publish, topicPath } from '../api.js';
 import { html } from '../html.js';
 import { Empty, fieldsOf, onSubmit, Panel, type TopicKey, type ViewProps, Table } from './common.js';

@@ -6,7 +6,8 @@ export function credentialFrom(authorizationHeader: string | undefined, tokenQue
   if (Array.isArray(tokenQuery))
     throw new EmulatorError('invalid_parameter', 'The token query parameter may be given only once.');
   const header = authorizationHeader === '' ? undefined : authorizationHeader;
-  const query = tokenQuery === '' || tokenQuery === undefined ? undefined : String(tokenQuery);
+  // The router's query parser gives strings (an array when repeated, refused above).
+  const query = typeof tokenQuery === 'string' && tokenQuery !== '' ? tokenQuery : undefined;
   if (header !== undefined && query !== undefined) throw new EmulatorError('token_in_header_and_query');
   const credential = header ?? query;
   if (credential === undefined) throw new EmulatorError('missing_token');

@@ -1,22 +1,16 @@
+import type { Permission as PermissionSchema } from '../../openapi/generated/control-types.js';
+import { roles } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 
 // Disposable-token permissions as the provider models them (service-facts "Authentication"):
 // a role, scoped to all caches or one, and to all topics, one topic or a topic-name prefix.
 // Any matching permission grants access.
 
-export const roles = ['publishsubscribe', 'subscribeonly', 'publishonly'] as const;
-export type Role = (typeof roles)[number];
+export type Role = PermissionSchema['role'];
+export { roles };
 export type Access = 'publish' | 'subscribe';
 
-export interface Permission {
-  role: Role;
-  /** A cache name, or '*' for every cache. */
-  cache: string;
-  /** A topic name, or '*' (the default) for every topic. */
-  topic?: string;
-  /** Instead of `topic`: every topic whose name starts with this. */
-  topicPrefix?: string;
-}
+export type Permission = PermissionSchema;
 
 const roleGrants: Record<Role, readonly Access[]> = {
   publishsubscribe: ['publish', 'subscribe'],
@@ -67,8 +61,8 @@ export function parsePermissions(value: unknown): { permissions: Permission[] } 
     permissions.push({
       role: p.role as Role,
       cache: p.cache,
-      ...(p.topic !== undefined ? { topic: p.topic as string } : {}),
-      ...(p.topicPrefix !== undefined ? { topicPrefix: p.topicPrefix as string } : {}),
+      ...(p.topic !== undefined ? { topic: p.topic } : {}),
+      ...(p.topicPrefix !== undefined ? { topicPrefix: p.topicPrefix } : {}),
     });
   }
   return { permissions };

@@ -1,3 +1,8 @@
+import type {
+  IssuedToken as IssuedTokenSchema,
+  TokenRequest as TokenRequestSchema,
+} from '../../openapi/generated/control-types.js';
+import { tokenTtlSeconds } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { parsePermissions, type Permission } from './permissions.js';
 
@@ -6,7 +11,7 @@ import { parsePermissions, type Permission } from './permissions.js';
 // (service-facts "Authentication"). A bare JWT is accepted too.
 
 export const TOKEN_ISSUER = 'topics-emulator';
-export const MAX_TOKEN_TTL_SECONDS = 25 * 60 * 60; // disposable tokens expire within 25 hours
+export const MAX_TOKEN_TTL_SECONDS = tokenTtlSeconds.max; // disposable tokens expire within 25 hours
 const ALGORITHM = 'HS256';
 
 // jose is loaded with the first token signed or verified, not at start: an emulator used with
@@ -14,16 +19,10 @@ const ALGORITHM = 'HS256';
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 
-export interface TokenRequest {
-  permissions: Permission[];
-  ttlSeconds: number;
-  tokenId?: string;
-}
+/** A token request as checked against the document: its ttlSeconds default applied. */
+export type TokenRequest = TokenRequestSchema & { ttlSeconds: number };
 
-export interface IssuedToken {
-  token: string;
-  expiresAt: string;
-}
+export type IssuedToken = IssuedTokenSchema;
 
 export interface VerifiedToken {
   tokenId: string | undefined;

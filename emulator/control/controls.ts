@@ -1,82 +1,45 @@
+import type {
+  Chaos,
+  ChaosInput,
+  Clock,
+  ClockInput,
+  Fault,
+  FaultRuleInput,
+  Limits,
+  LimitsInput,
+  ResetResult,
+  Scenario,
+  ScenarioApplied,
+  ScheduledTopicReset,
+  State,
+  TokenWithdrawal,
+  TopicReset,
+  TopicResetInput,
+  WaitingSubscriberState,
+  WithdrawalInput,
+} from '../../openapi/generated/control-types.js';
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
-import type { ClockState } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
+import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
-import type { ChaosInput, ChaosView } from '../faults/chaos.js';
-import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
-import type { FaultRuleInput, FaultView } from '../faults/rule.js';
-import { limitsProfileOf, type LimitsProfile, type LimitsView } from '../limits/account-limits.js';
-import { applyScenario, type ScenarioApplied, type ScenarioInput } from '../scenario/apply.js';
+import { limitsProfileOf } from '../limits/account-limits.js';
+import { applyScenario } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
-import { TokenWithdrawals, type TokenWithdrawal } from './token-withdrawals.js';
-import { checked } from './validation.js';
+import { TokenWithdrawals } from './token-withdrawals.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
-// of the object startEmulator() returns and scenario files all call these; every input is
-// checked against the document's schemas here, whichever way it came.
-
-export interface ClockInput {
-  mode?: 'real' | 'virtual';
-  setTo?: string | number;
-  advanceMs?: number;
-}
-
-/** A token request; ttlSeconds defaults to one hour. */
-export type TokenInput = Omit<TokenRequest, 'ttlSeconds'> & { ttlSeconds?: number };
-
-export interface TopicResetInput {
-  afterSequenceNumber?: number;
-  afterMs?: number;
-}
-
-export interface TopicState {
-  cache: string;
-  topic: string;
-  page: number;
-  firstSequenceNumber: number | null;
-  lastSequenceNumber: number | null;
-  retainedCount: number;
-  nextSequenceNumber: number;
-  waitingSubscribers: number;
-}
-
-export interface WaitingSubscriberState {
-  cache: string;
-  topic: string;
-  sequenceNumber: number;
-  sequencePage: number;
-  waitedMs: number;
-}
-
-export interface EmulatorState {
-  caches: string[];
-  topics: TopicState[];
-  waitingSubscribers: WaitingSubscriberState[];
-  faults: FaultView[];
-  scheduled: { topicResets: ScheduledTopicReset[]; tokenWithdrawals: TokenWithdrawal[] };
-  limits: LimitsView;
-  chaos: ChaosView;
-  clock: ClockState;
-}
-
-export interface ResetResult {
-  answeredSubscribers: number;
-  removedFaults: number;
-  clock: ClockState;
-}
+// of the object startEmulator() returns (api.ts) and scenario files all call these. Inputs
+// arrive checked against the document's schemas, once, by whichever way they came: the
+// route's validator, api.ts, or the scenario's own check.
 
 const CONTROL_PLANE = 'control plane';
-// The clock's last reading. A Date ends at 8.64e15 ms, and times are scheduled from the clock
-// up to two DurationMs (a rule's start, then its end: a year each) and a token lifetime (25 h)
-// beyond it: past this, the operations that show those times would fail.
-const LAST_READING_MS = 8_640_000_000_000_000 - 2 * 31_536_000_000 - 90_000_000;
 
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
   private readonly withdrawals: TokenWithdrawals;
-  private startupScenario: ScenarioInput | undefined;
+  private startupScenario: Scenario | undefined;
 
   constructor(private readonly context: EmulatorContext) {
     const { settings, auth, clock, log } = context;
@@ -90,7 +53,7 @@ export class EmulatorControls {
     const removedFaults = faults.reset();
     pageChanges.reset();
     this.withdrawals.reset();
-    const answeredSubscribers = store.waitingCount();
+    const answeredSubscribers = this.context.waiting.answerAll().length;
     store.clear();
     auth.reset();
     clock.useRealTime();
@@ -104,21 +67,21 @@ export class EmulatorControls {
     return { answeredSubscribers, removedFaults, clock: clock.state() };
   }
 
-  state(): EmulatorState {
-    const { store, clock, faults, pageChanges, limits } = this.context;
+  state(): State {
+    const { store, clock, faults, pageChanges, limits, waiting } = this.context;
     const now = clock.now();
     const waitingSubscribers: WaitingSubscriberState[] = [];
-    for (const topic of store.topics()) {
-      for (const subscriber of topic.waiting) {
-        const { sequenceNumber, sequencePage } = subscriber.cursor;
-        waitingSubscribers.push({
-          cache: topic.cache,
-          topic: topic.name,
-          sequenceNumber,
-          sequencePage,
-          waitedMs: now - subscriber.since,
-        });
-      }
+    for (const subscriber of waiting) {
+      const { sequenceNumber, sequencePage } = subscriber.cursor;
+      waitingSubscribers.push({
+        cache: subscriber.topic.cache,
+        topic: subscriber.topic.name,
+        sequenceNumber,
+        sequencePage,
+        waitedMs: now - subscriber.since,
+        since: new Date(subscriber.since).toISOString(),
+        client: subscriber.client,
+      });
     }
     return {
       caches: store.cacheNames(),
@@ -141,26 +104,25 @@ export class EmulatorControls {
     };
   }
 
-  /** Signs a token in the portable format; it expires ttlSeconds (default 3600) after the clock's reading. */
-  async issueToken(request: TokenInput): Promise<IssuedToken & { tokenId?: string }> {
-    const valid = checked<TokenRequest>('TokenRequest', request);
+  /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
+  async issueToken(request: TokenRequest): Promise<IssuedToken> {
     const issued = await issueToken(
-      valid,
+      request,
       signingKeyBytes(this.context.settings.signingKey),
       this.context.clock.now(),
       this.endpoint,
     );
     this.changed('issueToken');
-    return { ...issued, ...(valid.tokenId !== undefined ? { tokenId: valid.tokenId } : {}) };
+    return { ...issued, ...(request.tokenId !== undefined ? { tokenId: request.tokenId } : {}) };
   }
 
   /** Every token with this id answers 401 expired_token, now or after `afterMs` of clock time. */
-  expireToken(tokenId: string, input: { afterMs?: number } = {}, why = CONTROL_PLANE): TokenWithdrawal {
+  expireToken(tokenId: string, input: WithdrawalInput = {}, why = CONTROL_PLANE): TokenWithdrawal {
     return this.withdraw(tokenId, 'expired', input, why);
   }
 
   /** Every token with this id answers 401 invalid_token, now or after `afterMs` of clock time. */
-  revokeToken(tokenId: string, input: { afterMs?: number } = {}, why = CONTROL_PLANE): TokenWithdrawal {
+  revokeToken(tokenId: string, input: WithdrawalInput = {}, why = CONTROL_PLANE): TokenWithdrawal {
     return this.withdraw(tokenId, 'revoked', input, why);
   }
 
@@ -168,12 +130,9 @@ export class EmulatorControls {
   resetTopic(
     cache: string,
     topic: string,
-    input: TopicResetInput = {},
+    when: TopicResetInput = {},
     why = CONTROL_PLANE,
   ): TopicReset | ScheduledTopicReset {
-    checked('ResourceName', cache);
-    checked('ResourceName', topic);
-    const when = checked<TopicResetInput>('TopicResetInput', definedOnly(input));
     const { pageChanges } = this.context;
     const result =
       when.afterSequenceNumber !== undefined
@@ -185,13 +144,12 @@ export class EmulatorControls {
     return result;
   }
 
-  clock(): ClockState {
+  clock(): Clock {
     return this.context.clock.state();
   }
 
   /** Applies mode, then setTo, then advanceMs (see setClock in openapi/control.yaml). */
-  setClock(input: ClockInput): ClockState {
-    const change = checked<ClockInput>('ClockInput', definedOnly(input));
+  setClock(change: ClockInput): Clock {
     const { clock, log } = this.context;
     const setTo =
       change.setTo === undefined
@@ -199,10 +157,10 @@ export class EmulatorControls {
         : typeof change.setTo === 'number'
           ? change.setTo
           : Date.parse(change.setTo);
-    if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > LAST_READING_MS) {
+    if (change.mode !== 'real' && (setTo ?? clock.now()) + (change.advanceMs ?? 0) > lastClockReadingMs) {
       throw new EmulatorError(
         'invalid_body',
-        `The request body is invalid: the clock cannot pass ${new Date(LAST_READING_MS).toISOString()}, near the last date there is.`,
+        `The request body is invalid: the clock cannot pass ${new Date(lastClockReadingMs).toISOString()}, near the last date there is.`,
       );
     }
     if (change.mode === 'virtual') clock.freeze();
@@ -215,23 +173,19 @@ export class EmulatorControls {
     return state;
   }
 
-  advanceClock(ms: number): ClockState {
-    return this.setClock({ advanceMs: ms });
+  addFault(rule: FaultRuleInput): Fault {
+    return this.changed('addFault', this.context.faults.add(rule));
   }
 
-  addFault(rule: FaultRuleInput): FaultView {
-    return this.changed('addFault', this.context.faults.add(checked<FaultRuleInput>('FaultRuleInput', rule)));
-  }
-
-  faults(): FaultView[] {
+  faults(): Fault[] {
     return this.context.faults.list();
   }
 
-  fault(id: string): FaultView {
+  fault(id: string): Fault {
     return this.context.faults.get(id);
   }
 
-  removeFault(id: string): FaultView {
+  removeFault(id: string): Fault {
     return this.changed('removeFault', this.context.faults.remove(id));
   }
 
@@ -239,28 +193,28 @@ export class EmulatorControls {
     return this.changed('clearFaults', { removed: this.context.faults.clear() });
   }
 
-  limits(): LimitsView {
+  limits(): Limits {
     return this.context.limits.view();
   }
 
-  setLimits(change: Partial<LimitsProfile>): LimitsView {
-    return this.changed('setLimits', this.context.limits.set(checked<Partial<LimitsProfile>>('LimitsInput', change)));
+  setLimits(change: LimitsInput): Limits {
+    return this.changed('setLimits', this.context.limits.set(change));
   }
 
-  chaos(): ChaosView {
+  chaos(): Chaos {
     return this.context.faults.chaosView();
   }
 
-  startChaos(input: ChaosInput): ChaosView {
-    return this.changed('startChaos', this.context.faults.startChaos(checked<ChaosInput>('ChaosInput', input)));
+  startChaos(input: ChaosInput): Chaos {
+    return this.changed('startChaos', this.context.faults.startChaos(input));
   }
 
-  stopChaos(): ChaosView {
+  stopChaos(): Chaos {
     return this.changed('stopChaos', this.context.faults.stopChaos());
   }
 
-  applyScenario(scenario: ScenarioInput): ScenarioApplied {
-    return this.changed('applyScenario', applyScenario(this, checked<ScenarioInput>('Scenario', scenario)));
+  applyScenario(scenario: Scenario): ScenarioApplied {
+    return this.changed('applyScenario', applyScenario(this, scenario));
   }
 
   async loadScenarioFile(path: string): Promise<ScenarioApplied> {
@@ -294,12 +248,10 @@ export class EmulatorControls {
 
   private withdraw(
     tokenId: string,
-    how: 'expired' | 'revoked',
-    input: { afterMs?: number },
+    how: TokenWithdrawal['how'],
+    { afterMs }: WithdrawalInput,
     why: string,
   ): TokenWithdrawal {
-    checked('TokenId', tokenId);
-    const { afterMs } = checked<{ afterMs?: number }>('WithdrawalInput', definedOnly(input));
     return this.changed(
       how === 'expired' ? 'expireToken' : 'revokeToken',
       this.withdrawals.withdraw(tokenId, how, afterMs, why),
@@ -312,42 +264,4 @@ export class EmulatorControls {
     if (events.active) events.emit({ kind: 'control', at: clock.now(), operationId });
     return result as T;
   }
-}
-
-// Optional members given as undefined (e.g. `{ afterMs: undefined }`) mean "not given".
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** The operations the object startEmulator() returns exposes as methods. */
-export const controlMethods = [
-  'reset',
-  'state',
-  'issueToken',
-  'expireToken',
-  'revokeToken',
-  'resetTopic',
-  'clock',
-  'setClock',
-  'advanceClock',
-  'addFault',
-  'faults',
-  'fault',
-  'removeFault',
-  'clearFaults',
-  'limits',
-  'setLimits',
-  'chaos',
-  'startChaos',
-  'stopChaos',
-  'applyScenario',
-  'loadScenarioFile',
-] as const;
-
-export type EmulatorControlApi = Pick<EmulatorControls, (typeof controlMethods)[number]>;
-
-export function bindControls(controls: EmulatorControls): EmulatorControlApi {
-  return Object.fromEntries(
-    controlMethods.map((name) => [name, controls[name].bind(controls)]),
-  ) as unknown as EmulatorControlApi;
 }

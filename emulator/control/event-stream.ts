@@ -15,7 +15,7 @@ export function eventStreamHandler(
 ): OperationHandler {
   return {
     operationId: 'streamEvents',
-    handle(request, reply) {
+    handle(_request, reply) {
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {

@@ -1,3 +1,4 @@
+import type { Health } from '../../openapi/generated/control-types.js';
 import type { OperationHandler } from '../context.js';
 import { version } from '../version.js';
 
@@ -6,7 +7,8 @@ export function healthHandler(): OperationHandler {
   return {
     operationId: 'health',
     async handle(_request, reply) {
-      return reply.code(200).send({ status: 'ok', version });
+      const health: Health = { status: 'ok', version };
+      return reply.code(200).send(health);
     },
   };
 }

@@ -1,16 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import type { OperationHandler } from '../context.js';
-import type { ChaosInput } from '../faults/chaos.js';
-import type { FaultRuleInput } from '../faults/rule.js';
-import type { LimitsProfile } from '../limits/account-limits.js';
-import type { ScenarioInput } from '../scenario/apply.js';
-import type { ClockInput, EmulatorControls, TokenInput, TopicResetInput } from './controls.js';
+import type {
+  ChaosInput,
+  ClockInput,
+  FaultRuleInput,
+  LimitsInput,
+  Scenario,
+  TopicResetInput,
+  WithdrawalInput,
+} from '../../openapi/generated/control-types.js';
+import type { TokenRequest } from '../auth/tokens.js';
+import type { EmulatorControls } from './controls.js';
 import { eventStreamHandler } from './event-stream.js';
 import { healthHandler } from './health.js';
 import { controlOperation as op, created, ok } from './operation.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
-// validated against the document; every operation is a method of EmulatorControls.
+// validated against the document by the route (once); every operation is a method of
+// EmulatorControls.
 
 const body = <T>(request: FastifyRequest) => request.body as T;
 const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
@@ -20,9 +27,9 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     healthHandler(),
     op('reset', () => ok(controls.reset())),
     op('getState', () => ok(controls.state())),
-    op('issueToken', async (r) => created(await controls.issueToken(body<TokenInput>(r)))),
-    op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
-    op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<{ afterMs?: number }>(r)))),
+    op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),
+    op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
+    op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
     op('resetTopic', (r) => {
       const result = controls.resetTopic(param(r, 'cacheName'), param(r, 'topicName'), body<TopicResetInput>(r));
       return { status: 'previousPage' in result ? 200 : 202, body: result };
@@ -35,11 +42,11 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('getFault', (r) => ok(controls.fault(param(r, 'faultId')))),
     op('removeFault', (r) => ok(controls.removeFault(param(r, 'faultId')))),
     op('getLimits', () => ok(controls.limits())),
-    op('setLimits', (r) => ok(controls.setLimits(body<Partial<LimitsProfile>>(r)))),
+    op('setLimits', (r) => ok(controls.setLimits(body<LimitsInput>(r)))),
     op('getChaos', () => ok(controls.chaos())),
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),
-    op('applyScenario', (r) => ok(controls.applyScenario(body<ScenarioInput>(r)))),
+    op('applyScenario', (r) => ok(controls.applyScenario(body<Scenario>(r)))),
     eventStreamHandler(controls),
   ];
 }

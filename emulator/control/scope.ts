@@ -6,7 +6,8 @@ import type {
   FastifyRequest,
   FastifySchemaValidationError,
 } from 'fastify';
-import { errorHandler, sendError } from '../error-handler.js';
+import { errorHandler, sendError } from '../http/error-handler.js';
+import { routesOf } from '../http/operations.js';
 import { EmulatorError } from '../errors.js';
 import { parseYaml } from '../yaml.js';
 import type { OpenApiDocument } from '../openapi-routes.js';
@@ -20,18 +21,6 @@ import { compileCheck } from './validation.js';
 
 const CONTROL_BODY_LIMIT = 1024 * 1024;
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
-
-/** Paths of the operations the document leaves open (`security: []`), e.g. health. */
-function openUrls(document: OpenApiDocument): Set<string> {
-  const open = new Set<string>();
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const operation of Object.values(item)) {
-      const security = (operation as { security?: unknown[] } | undefined)?.security;
-      if (Array.isArray(security) && security.length === 0) open.add(path.replace(/\{(\w+)\}/g, ':$1'));
-    }
-  }
-  return open;
-}
 
 function controlErrorHandler(payloadLimit: number, log: FastifyBaseLogger) {
   const fallback = errorHandler(payloadLimit, log);
@@ -113,7 +102,11 @@ export function prepareControlScope(
 
   const check = adminKeyCheck(settings.adminKey);
   if (check) {
-    const open = openUrls(document);
+    const open = new Set(
+      routesOf(document)
+        .filter((route) => route.open)
+        .map((route) => route.url),
+    );
     scope.addHook('onRequest', async (request) => {
       if (!open.has(request.routeOptions.url ?? '')) await check(request);
     });

@@ -1,3 +1,4 @@
+import type { TokenWithdrawal } from '../../openapi/generated/control-types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Clock, ClockTimer } from '../clock.js';
@@ -5,12 +6,7 @@ import type { Clock, ClockTimer } from '../clock.js';
 // Expiring or revoking a token mid-stream, now or at a clock time: later requests with a token
 // of that id answer 401 (expired_token or invalid_token).
 
-export interface TokenWithdrawal {
-  tokenId: string;
-  how: 'expired' | 'revoked';
-  at: string;
-  scheduled: boolean;
-}
+export type { TokenWithdrawal };
 
 export class TokenWithdrawals {
   private readonly pending = new Map<TokenWithdrawal, ClockTimer>();
@@ -21,7 +17,7 @@ export class TokenWithdrawals {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  withdraw(tokenId: string, how: 'expired' | 'revoked', afterMs = 0, why = 'control plane'): TokenWithdrawal {
+  withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {
     // One reading of the clock: the time shown is exactly the time the withdrawal fires.
     const due = this.clock.now() + afterMs;
     const at = new Date(due).toISOString();
@@ -49,7 +45,7 @@ export class TokenWithdrawals {
     this.pending.clear();
   }
 
-  private apply(tokenId: string, how: 'expired' | 'revoked', why: string): void {
+  private apply(tokenId: string, how: TokenWithdrawal['how'], why: string): void {
     this.auth.withdraw(tokenId, how);
     this.log.info({ tokenId, how, why }, `token ${how}: every token with id '${tokenId}' now answers 401 (${why})`);
   }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
+import type { components } from '../../openapi/generated/control-types.js';
 import { EmulatorError } from '../errors.js';
 
 // The control plane's bodies are checked against openapi/control.yaml, by one Ajv instance for
@@ -28,8 +29,8 @@ export function controlAjv(): Ajv {
   return addFormats(ajv);
 }
 
-type Schemas = typeof controlDocument.components.schemas;
-export type ControlSchemaName = keyof Schemas;
+type ControlSchemas = components['schemas'];
+export type ControlSchemaName = keyof ControlSchemas;
 
 function where(error: ErrorObject): string {
   return error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
@@ -105,11 +106,11 @@ export function compileCheck(schema: object): Check {
 const checks = new Map<string, (value: unknown) => string | undefined>();
 
 /** Checks a value against one of the document's schemas (applying its defaults), or throws 400 invalid_body. */
-export function checked<T>(name: ControlSchemaName, value: unknown): T {
+export function checked<N extends ControlSchemaName>(name: N, value: unknown): ControlSchemas[N] {
   let check = checks.get(name);
-  if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name] as object)));
+  if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name])));
   const copy = value === undefined ? {} : structuredClone(value);
   const problem = check(copy);
   if (problem) throw new EmulatorError('invalid_body', `The request body is invalid: ${problem}.`);
-  return copy as T;
+  return copy as ControlSchemas[N];
 }

@@ -1,27 +1,14 @@
-import type { FaultEffect, RequestFacts, ServiceOperation } from './rule.js';
+import type { Chaos as ChaosView, ChaosInput, ChaosKind } from '../../openapi/generated/control-types.js';
+import { chaosInputDefaults, chaosStatusEffects } from '../documents.js';
+import type { RequestFacts } from '../requests.js';
+import type { FaultEffect } from './rule.js';
 import { seededRandom, type Random } from './random.js';
 
 // Seeded chaos: each matching request draws from one PRNG; with probability `rate` it gets a
 // fault whose kind is drawn too. Same seed, same requests in the same order: same faults.
 
-export const chaosKinds = ['throttle', 'error', 'outage', 'delay', 'drop', 'pageChange'] as const;
-export type ChaosKind = (typeof chaosKinds)[number];
-
-export interface ChaosInput {
-  seed: number;
-  rate?: number;
-  kinds?: ChaosKind[];
-  operation?: ServiceOperation | 'any';
-  cache?: string;
-  topic?: string;
-  maxDelayMs?: number;
-}
-
-export interface ChaosView extends Partial<Required<ChaosInput>> {
-  enabled: boolean;
-  draws?: number;
-  injected?: number;
-}
+export type { ChaosInput, ChaosKind, ChaosView };
+const chaosDefaults = chaosInputDefaults();
 
 export interface ChaosDraw {
   kind: ChaosKind;
@@ -40,12 +27,12 @@ export class Chaos {
   constructor(input: ChaosInput) {
     this.settings = {
       seed: input.seed,
-      rate: input.rate ?? 0.1,
-      kinds: input.kinds ?? [...chaosKinds],
+      rate: input.rate ?? chaosDefaults.rate,
+      kinds: input.kinds ?? [...chaosDefaults.kinds],
       operation: input.operation ?? 'any',
       cache: input.cache ?? '*',
       topic: input.topic ?? '*',
-      maxDelayMs: input.maxDelayMs ?? 2000,
+      maxDelayMs: input.maxDelayMs ?? chaosDefaults.maxDelayMs,
     };
     this.random = seededRandom(input.seed);
   }
@@ -89,11 +76,9 @@ export class Chaos {
 function effectOf(kind: ChaosKind, delay: () => number): FaultEffect | undefined {
   switch (kind) {
     case 'throttle':
-      return { status: 429, retryAfterSeconds: 1 };
     case 'error':
-      return { status: 500 };
     case 'outage':
-      return { status: 503, retryAfterSeconds: 1 };
+      return chaosStatusEffects[kind];
     case 'delay':
       return { delayMs: delay() };
     case 'drop':

@@ -1,26 +1,13 @@
-// Counting and cutting the items of a subscribe response body, for "after N items" rules and
-// the operations-per-second limit (each delivered item is an operation).
-//
-// Counting needs no parse: elements are JSON written by the emulator, and inside a string
-// value every quote is escaped, so the text `{"item":` appears once per item and nowhere else.
+import type { Effect } from '../requests.js';
 
-const ITEM_MARK = '{"item":';
+// "After N items" rules: a subscribe they match counts towards N. Its read is capped at the
+// items left before the first of them arms (like maxBatch, so nothing is cut afterwards), and
+// the answer's item count is added to each rule. A rule armed meanwhile by other answers fires
+// on this one instead.
 
-export function countItems(body: string): number {
-  let n = 0;
-  for (let at = body.indexOf(ITEM_MARK); at !== -1; at = body.indexOf(ITEM_MARK, at + ITEM_MARK.length)) n += 1;
-  return n;
-}
-
-/** The body with its elements kept up to and including the `keep`-th item. */
-export function keepItems(body: string, keep: number): string {
-  const { items } = JSON.parse(body) as { items: Record<string, unknown>[] };
-  const kept: Record<string, unknown>[] = [];
-  let seen = 0;
-  for (const element of items) {
-    if (seen === keep) break;
-    kept.push(element);
-    if ('item' in element) seen += 1;
-  }
-  return JSON.stringify({ items: kept });
+export interface DeliveryWatch {
+  /** The most items the answer may carry now. */
+  readonly maxItems: number;
+  /** The answer is about to leave with `items` items: an effect replaces it when an armed rule fires. */
+  delivered(items: number): Effect | undefined;
 }

@@ -1,29 +1,43 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
-import { sendError } from '../error-handler.js';
+import {
+  describeRequest,
+  requestFields,
+  type Effect,
+  type RequestFacts,
+  type WaitingRequest,
+  type WaitingRequests,
+} from '../requests.js';
+import type { PageChanges } from '../topics/page-changes.js';
 import { Chaos, type ChaosInput, type ChaosView } from './chaos.js';
 import { Delays } from './delay.js';
-import { countItems, keepItems } from './deliveries.js';
-import { describeEffect, describeRequest, dropConnection, faultError, requestFields } from './effects.js';
-import type { PageChanges } from './page-changes.js';
-import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView, type RequestFacts } from './rule.js';
-import type { WaitingRequest, WaitingRequests } from './waiting-requests.js';
+import type { DeliveryWatch } from './deliveries.js';
+import { describeEffect, effectOf, withoutDelay } from './effects.js';
+import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView } from './rule.js';
 
-// The fault rules and chaos, applied to service requests at three points: before the handler
-// (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a subscribe
-// response leaves ("after N items" rules). The request path reads `active` and
-// `watchesDeliveries` first: with no rule and no chaos, nothing else here runs.
+// The fault rules and chaos decide what happens to a service request at three points: before
+// the handler (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a
+// subscribe answer leaves ("after N items" rules). They decide plain effects; the HTTP layer
+// applies them (http/answers.ts). The request path reads `active` first: with no rule and
+// no chaos, nothing else here runs.
+
+/** What the faults decided for one request before its handler. */
+export interface FaultDecision {
+  readonly effect?: Effect;
+  /** The "after N items" rules this subscribe counts towards. */
+  readonly deliveries?: DeliveryWatch;
+}
+
+const NO_DECISION: FaultDecision = {};
 
 export class FaultInjector {
   /** Any rule or chaos: the request path checks this before anything else. */
   active = false;
-  /** Any "after N items" rule: subscribe responses are counted (and maybe cut). */
-  watchesDeliveries = false;
   private readonly rules = new Map<string, FaultRule>();
   private readonly ruleTimers = new Map<string, Set<ClockTimer>>();
-  private readonly deliveryRules = new WeakMap<FastifyRequest, FaultRule[]>();
-  private readonly delays = new Delays();
+  /** Requests a fault holds for real time: a reset or a stop answers them. */
+  readonly delays = new Delays();
   private chaos: Chaos | undefined;
   private waitingRules = 0;
   private nextId = 1;
@@ -85,8 +99,11 @@ export class FaultInjector {
     return this.chaos?.view() ?? { enabled: false };
   }
 
-  /** Before the handler: the first request rule that fires, else chaos, may answer, drop or delay. */
-  async intercept(facts: RequestFacts, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * Before the handler: the first request rule that fires, else chaos, decides an effect (a
+   * status, a drop, a delay); a subscribe that "after N items" rules count gets their watch.
+   */
+  decide(facts: RequestFacts): FaultDecision {
     let counting: FaultRule[] | undefined;
     for (const rule of this.rules.values()) {
       if (rule.phase !== 'request' || !rule.matches(facts)) continue;
@@ -95,52 +112,24 @@ export class FaultInjector {
         continue;
       }
       if (!rule.consider()) continue;
-      const inflicted = this.inflict(rule.effect(), facts, request, reply, { fault: rule.id }, rule.describe());
+      const effect = rule.effect();
+      this.logEffect(effect, facts, { fault: rule.id }, rule.describe());
       this.fired(rule);
-      return inflicted;
+      return { effect: effectOf(effect, { kind: 'fault', ruleId: rule.id }) };
     }
-    if (counting) this.deliveryRules.set(request, counting);
+    const deliveries = counting && facts.operation === 'subscribe' ? this.deliveryWatch(counting) : undefined;
     if (this.chaos?.matches(facts)) {
       const draw = this.chaos.draw();
-      if (!draw) return;
-      const why = `chaos seed ${this.chaos.seed}, draw ${draw.draw}: ${draw.kind}`;
-      if (draw.effect)
-        return this.inflict(draw.effect, facts, request, reply, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
-      this.pages.changeNow(facts.cache, facts.topic, why);
+      if (draw) {
+        const why = `chaos seed ${this.chaos.seed}, draw ${draw.draw}: ${draw.kind}`;
+        if (draw.effect) {
+          this.logEffect(draw.effect, facts, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
+          return { effect: effectOf(draw.effect, { kind: 'chaos' }), ...(deliveries && { deliveries }) };
+        }
+        this.pages.changeNow(facts.cache, facts.topic, why);
+      }
     }
-  }
-
-  /** As a subscribe response leaves: counts items for "after N items" rules and cuts the one that crosses N. */
-  delivered(request: FastifyRequest, reply: FastifyReply, body: string): string {
-    const rules = this.deliveryRules.get(request);
-    if (!rules) return body;
-    this.deliveryRules.delete(request);
-    const live = rules.filter((r) => this.rules.has(r.id));
-    // Armed meanwhile by another subscriber's response: this one is past N too.
-    for (const rule of live) {
-      if (!rule.armed || !rule.consider()) continue;
-      const answer = this.inflictOnResponse(rule.effect(), request, reply, body, rule.describe());
-      this.fired(rule);
-      return answer;
-    }
-    const counting = live.filter((r) => !r.armed);
-    if (counting.length === 0) return body;
-    const items = countItems(body);
-    const keep = Math.min(items, ...counting.map((r) => r.deliveriesLeft));
-    for (const rule of counting) {
-      rule.delivered += keep;
-      if (rule.armed)
-        this.log.info(
-          { fault: rule.id, delivered: rule.delivered },
-          `fault rule ${rule.id} armed: ${rule.delivered} item(s) delivered`,
-        );
-    }
-    if (keep === items) return body;
-    this.log.info(
-      { fault: counting[0]!.id, items, kept: keep },
-      `fault: subscribe response cut from ${items} to ${keep} item(s) (rule ${counting[0]!.id}: after ${counting[0]!.rule.afterItems} items)`,
-    );
-    return keepItems(body, keep);
+    return deliveries ? { deliveries } : NO_DECISION;
   }
 
   /** A subscribe request started waiting: "while waiting" rules that match it watch it. */
@@ -179,62 +168,63 @@ export class FaultInjector {
   private watch(rule: FaultRule, entry: WaitingRequest): void {
     const fire = () => {
       if (!this.waiting.has(entry) || !this.rules.has(rule.id) || !rule.consider()) return;
-      if (!entry.request.abandonWait?.()) return;
-      const why = `${rule.describe()}, after waiting ${this.clock.now() - entry.since} ms`;
       const effect = rule.effect();
+      // A waiting request is answered now: a delay does not apply to it.
+      if (!entry.interrupt(effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id }))) return;
+      const why = `${rule.describe()}, after waiting ${this.clock.now() - entry.since} ms`;
       this.log.info(
         { fault: rule.id, ...requestFields(entry.facts), why },
         `fault: waiting ${describeRequest(entry.facts)} ${describeEffect(effect)} (${why})`,
       );
-      if (effect.drop) dropConnection(entry.request, entry.reply);
-      else void sendError(entry.reply, faultError(effect));
       this.fired(rule);
     };
     const delay = entry.since + (rule.rule.waitedMs ?? 0) - this.clock.now();
     if (delay <= 0) return fire();
     const timer = this.after(rule, delay, fire);
-    entry.onEnd.push(() => this.forget(rule, timer));
+    entry.onEnd(() => this.forget(rule, timer));
   }
 
-  private async inflict(
-    effect: FaultEffect,
-    facts: RequestFacts,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    fields: Record<string, unknown>,
-    why: string,
-  ): Promise<void> {
+  private logEffect(effect: FaultEffect, facts: RequestFacts, fields: Record<string, unknown>, why: string): void {
     this.log.info(
       { ...fields, ...requestFields(facts), why },
       `fault: ${describeRequest(facts)} ${describeEffect(effect)} (${why})`,
     );
-    if (effect.delayMs) {
-      const outcome = await this.delays.wait(effect.delayMs, reply.raw);
-      if (outcome === 'client-gone') return dropConnection(request, reply);
-      if (outcome === 'cancelled')
-        throw new EmulatorError('service_unavailable', 'The emulator was reset while this request was delayed.');
-    }
-    if (effect.drop) return dropConnection(request, reply);
-    if (effect.status) throw faultError(effect);
   }
 
-  // In onSend the response is already under way: a status effect rewrites it, a drop ends it.
-  private inflictOnResponse(
-    effect: FaultEffect,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    body: string,
-    why: string,
-  ): string {
-    this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
-    if (effect.drop) {
-      request.raw.socket?.destroy();
-      return body;
+  // The "after N items" rules a subscribe counts towards (see deliveries.ts).
+  private deliveryWatch(counting: FaultRule[]): DeliveryWatch {
+    const rules = this.rules;
+    return {
+      get maxItems() {
+        let max = Infinity;
+        for (const rule of counting) if (rules.has(rule.id) && !rule.armed) max = Math.min(max, rule.deliveriesLeft);
+        return max;
+      },
+      delivered: (items) => this.delivered(counting, items),
+    };
+  }
+
+  private delivered(counting: FaultRule[], items: number): Effect | undefined {
+    const live = counting.filter((r) => this.rules.has(r.id));
+    // Armed meanwhile by another subscriber's answer: this one is past N too.
+    for (const rule of live) {
+      if (!rule.armed || !rule.consider()) continue;
+      const effect = rule.effect();
+      const why = rule.describe();
+      this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
+      this.fired(rule);
+      return effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id });
     }
-    if (!effect.status) return body;
-    const error = faultError(effect);
-    reply.code(error.status).headers(error.headers);
-    return JSON.stringify(error.toBody());
+    for (const rule of live) {
+      if (rule.armed) continue;
+      rule.delivered += items;
+      if (rule.armed)
+        this.log.info(
+          { fault: rule.id, delivered: rule.delivered },
+          `fault rule ${rule.id} armed: ${rule.delivered} item(s) delivered`,
+        );
+    }
+    return undefined;
   }
 
   private fired(rule: FaultRule): void {
@@ -277,13 +267,8 @@ export class FaultInjector {
 
   private refresh(): void {
     let waiting = 0;
-    let deliveries = false;
-    for (const rule of this.rules.values()) {
-      if (rule.phase === 'waiting') waiting += 1;
-      if (rule.countsDeliveries) deliveries = true;
-    }
+    for (const rule of this.rules.values()) if (rule.phase === 'waiting') waiting += 1;
     this.waitingRules = waiting;
-    this.watchesDeliveries = deliveries;
     this.active = this.rules.size > 0 || this.chaos !== undefined;
   }
 }

@@ -1,19 +1,14 @@
+import type { Fault, FaultRuleInput } from '../../openapi/generated/control-types.js';
+import { defaultCodes, type FaultStatus } from '../documents.js';
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
+import type { RequestFacts } from '../requests.js';
 import { randomSeed, seededRandom, type Random } from './random.js';
 
 // A fault rule (openapi/control.yaml FaultRuleInput): which requests it matches, what it does
 // to them, how often. The document validates its shape; this file keeps its counters.
 
-export type ServiceOperation = 'publish' | 'subscribe';
-export type FaultStatus = 400 | 401 | 403 | 404 | 429 | 500 | 503;
-
-/** What a rule can know about a request: its operation, topic and token id (never the token). */
-export interface RequestFacts {
-  operation: ServiceOperation;
-  cache: string;
-  topic: string;
-  tokenId: string | undefined;
-}
+export type { FaultRuleInput, FaultStatus };
+export type FaultView = Fault;
 
 /** What happens to a request a fault hits. */
 export interface FaultEffect {
@@ -25,44 +20,7 @@ export interface FaultEffect {
   delayMs?: number;
 }
 
-export interface FaultRuleInput extends FaultEffect {
-  operation?: ServiceOperation | 'any';
-  cache?: string;
-  topic?: string;
-  topicPrefix?: string;
-  tokenId?: string;
-  afterItems?: number;
-  whileWaiting?: true;
-  waitedMs?: number;
-  skip?: number;
-  count?: number;
-  probability?: number;
-  seed?: number;
-  startAfterMs?: number;
-  durationMs?: number;
-}
-
-export interface FaultView {
-  id: string;
-  rule: FaultRuleInput;
-  armed: boolean;
-  delivered?: number;
-  matched: number;
-  fired: number;
-  remaining: number | null;
-  createdAt: string;
-  endsAt?: string;
-}
-
-export const defaultCodes: Record<FaultStatus, ErrorCode> = {
-  400: 'invalid_request',
-  401: 'invalid_token',
-  403: 'permission_denied',
-  404: 'cache_not_found',
-  429: 'limit_exceeded',
-  500: 'internal_error',
-  503: 'service_unavailable',
-};
+export { defaultCodes };
 
 export class FaultRule {
   readonly rule: FaultRuleInput;
@@ -143,9 +101,9 @@ export class FaultRule {
     return true;
   }
 
+  /** The rule's effect members (status, code, message, retryAfterSeconds, drop, delayMs). */
   effect(): FaultEffect {
-    const { status, code, message, retryAfterSeconds, drop, delayMs } = this.rule;
-    return { status, code, message, retryAfterSeconds, drop, delayMs };
+    return this.rule;
   }
 
   /** How the rule is described in log lines: its id and how far it has got. */

@@ -1,7 +1,7 @@
 import { EmulatorError } from '../errors.js';
 import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
 import type { MessageValue } from '../topics/message.js';
-import type { RawBody } from '../body-parsers.js';
+import type { RawBody } from '../http/body-parsers.js';
 import { bodyKindOf } from '../content-types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

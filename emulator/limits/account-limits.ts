@@ -1,10 +1,10 @@
+import type { Limits, LimitsInput } from '../../openapi/generated/control-types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { LIMIT_TIERS, type EmulatorSettings } from '../settings.js';
-import { describeRequest, requestFields } from '../faults/effects.js';
-import type { RequestFacts } from '../faults/rule.js';
-import type { WaitingRequests } from '../faults/waiting-requests.js';
+import type { DecidedBy } from '../exchange.js';
+import { describeRequest, requestFields, type Effect, type RequestFacts, type WaitingRequests } from '../requests.js';
 import { RateWindow } from './rate-window.js';
 
 // The provider's account limits (service-facts "Limits"), as a profile that can be switched on
@@ -13,11 +13,11 @@ import { RateWindow } from './rate-window.js';
 // quotas page's namespace). Exceeding one answers 429, as the
 // live service does. The payload limit is the hard --payload-limit, enforced by the core (413).
 
-export interface LimitsProfile {
-  enabled: boolean;
-  operationsPerSecond: number;
-  concurrentSubscriptions: number;
-}
+const OPERATIONS: DecidedBy = { kind: 'limit', limit: 'operations' };
+const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
+
+/** Every member of the document's LimitsInput, set. */
+export type LimitsProfile = Required<LimitsInput>;
 
 /** The profile the configuration starts with (and a reset returns to). */
 export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
@@ -30,10 +30,7 @@ export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
   };
 }
 
-export interface LimitsView extends LimitsProfile {
-  payloadBytes: number;
-  usage: { windowStartedAt: string; operations: number; subscriptions: number };
-}
+export type LimitsView = Limits;
 
 export class AccountLimits {
   /** The request path checks this before anything else. */
@@ -66,7 +63,7 @@ export class AccountLimits {
     return count;
   }
 
-  set(change: Partial<LimitsProfile>): LimitsView {
+  set(change: LimitsInput): LimitsView {
     this.profile = { ...this.profile, ...change };
     this.active = this.profile.enabled;
     this.log.info({ limits: this.profile }, `account limits ${this.profile.enabled ? 'on' : 'off'}`);
@@ -86,30 +83,32 @@ export class AccountLimits {
     };
   }
 
-  /** Counts the request against the limits, or throws the 429 the live service would answer. */
-  admit(facts: RequestFacts): void {
+  /** Counts the request against the limits; the 429 the live service would answer when one is exceeded. */
+  admit(facts: RequestFacts): Effect | undefined {
     const { operationsPerSecond, concurrentSubscriptions } = this.profile;
     const window = this.window(facts.cache);
     const operations = window.operations;
-    if (facts.operation === 'publish') {
-      if (operations + 1 > operationsPerSecond)
-        this.refuse(
-          facts,
-          `${operations} operations in this second (limit ${operationsPerSecond} per second)`,
-          window.retryAfterSeconds(),
-        );
-      window.add(1);
-      return;
-    }
-    if (operations >= operationsPerSecond)
-      this.refuse(
+    const publish = facts.operation === 'publish';
+    if (publish ? operations + 1 > operationsPerSecond : operations >= operationsPerSecond)
+      return this.refuse(
         facts,
         `${operations} operations in this second (limit ${operationsPerSecond} per second)`,
         window.retryAfterSeconds(),
+        OPERATIONS,
       );
+    if (publish) {
+      window.add(1);
+      return undefined;
+    }
     const waiting = this.waitingOn(facts.cache);
     if (waiting >= concurrentSubscriptions)
-      this.refuse(facts, `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`, 1);
+      return this.refuse(
+        facts,
+        `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`,
+        1,
+        WAITING_SUBSCRIBERS,
+      );
+    return undefined;
   }
 
   /** Each delivered item is one more operation of its cache (it may take the window past the limit). */
@@ -124,13 +123,16 @@ export class AccountLimits {
     this.windows.clear();
   }
 
-  private refuse(facts: RequestFacts, why: string, retryAfterSeconds: number): never {
+  private refuse(facts: RequestFacts, why: string, retryAfterSeconds: number, decidedBy: DecidedBy): Effect {
     this.log.info(
       { ...requestFields(facts), why, retryAfterSeconds },
       `limit: ${describeRequest(facts)} answered 429 limit_exceeded (${why})`,
     );
-    throw new EmulatorError('limit_exceeded', `Account limits were exceeded: ${why}.`, {
-      'retry-after': String(retryAfterSeconds),
-    });
+    return {
+      decidedBy,
+      error: new EmulatorError('limit_exceeded', `Account limits were exceeded: ${why}.`, {
+        'retry-after': String(retryAfterSeconds),
+      }),
+    };
   }
 }

@@ -1,36 +1,40 @@
-import type { ChaosInput, ChaosView } from '../faults/chaos.js';
-import type { ScheduledTopicReset, TopicReset } from '../faults/page-changes.js';
-import type { FaultRuleInput, FaultView } from '../faults/rule.js';
-import type { LimitsProfile, LimitsView } from '../limits/account-limits.js';
-import type { ClockState } from '../clock.js';
-import type { ClockInput, EmulatorControls } from '../control/controls.js';
-import type { TokenWithdrawal } from '../control/token-withdrawals.js';
+import type {
+  Chaos,
+  ChaosInput,
+  Clock,
+  ClockInput,
+  Fault,
+  FaultRuleInput,
+  Limits,
+  LimitsInput,
+  Scenario,
+  ScenarioApplied,
+  ScheduledTopicReset,
+  TokenWithdrawal,
+  TopicReset,
+  TopicResetInput,
+  WithdrawalInput,
+} from '../../openapi/generated/control-types.js';
 
 // Applying a scenario is nothing but the control plane's own operations, in a fixed order:
 // clock (so later times count from it), limits, chaos, faults, topic resets, token withdrawals.
+// The scenario arrives checked as a whole, so its parts are not checked again.
 
-export interface ScenarioInput {
-  name?: string;
-  description?: string;
-  clock?: ClockInput;
-  limits?: Partial<LimitsProfile>;
-  chaos?: ChaosInput;
-  faults?: FaultRuleInput[];
-  topicResets?: { cache: string; topic: string; afterSequenceNumber?: number; afterMs?: number }[];
-  tokens?: { tokenId: string; action: 'expire' | 'revoke'; afterMs?: number }[];
+export type { Scenario as ScenarioInput, ScenarioApplied };
+
+/** The control operations a scenario is made of (EmulatorControls has them). */
+export interface ScenarioSteps {
+  clock(): Clock;
+  setClock(change: ClockInput): Clock;
+  setLimits(change: LimitsInput): Limits;
+  startChaos(input: ChaosInput): Chaos;
+  addFault(rule: FaultRuleInput): Fault;
+  resetTopic(cache: string, topic: string, when: TopicResetInput, why: string): TopicReset | ScheduledTopicReset;
+  expireToken(tokenId: string, input: WithdrawalInput, why: string): TokenWithdrawal;
+  revokeToken(tokenId: string, input: WithdrawalInput, why: string): TokenWithdrawal;
 }
 
-export interface ScenarioApplied {
-  name?: string;
-  faults: FaultView[];
-  topicResets: (TopicReset | ScheduledTopicReset)[];
-  tokenWithdrawals: TokenWithdrawal[];
-  limits?: LimitsView;
-  chaos?: ChaosView;
-  clock: ClockState;
-}
-
-export function applyScenario(controls: EmulatorControls, scenario: ScenarioInput): ScenarioApplied {
+export function applyScenario(controls: ScenarioSteps, scenario: Scenario): ScenarioApplied {
   const clock = scenario.clock ? controls.setClock(scenario.clock) : controls.clock();
   const limits = scenario.limits ? controls.setLimits(scenario.limits) : undefined;
   const chaos = scenario.chaos ? controls.startChaos(scenario.chaos) : undefined;
@@ -44,10 +48,8 @@ export function applyScenario(controls: EmulatorControls, scenario: ScenarioInpu
     topicResets: (scenario.topicResets ?? []).map(({ cache, topic, ...when }) =>
       controls.resetTopic(cache, topic, when, why),
     ),
-    tokenWithdrawals: (scenario.tokens ?? []).map(({ tokenId, action, afterMs }) =>
-      action === 'expire'
-        ? controls.expireToken(tokenId, { afterMs }, why)
-        : controls.revokeToken(tokenId, { afterMs }, why),
+    tokenWithdrawals: (scenario.tokens ?? []).map(({ tokenId, action, ...when }) =>
+      action === 'expire' ? controls.expireToken(tokenId, when, why) : controls.revokeToken(tokenId, when, why),
     ),
   };
 }

@@ -20,7 +20,7 @@ export function parseScenario(text: string, source: string): ScenarioInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ScenarioError(`${source} must hold an object (a scenario)`);
   try {
-    return checked<ScenarioInput>('Scenario', value);
+    return checked('Scenario', value);
   } catch (error) {
     throw new ScenarioError(
       `${source}: ${(error as Error).message.replace('The request body is invalid: body', 'the scenario')}`,

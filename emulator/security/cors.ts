@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { operationRoutes, type OpenApiDocument } from '../openapi-routes.js';
+import type { FastifyInstance } from 'fastify';
+import { methodsByPath, type OpenApiDocument } from '../openapi-routes.js';
 import type { OriginPolicy, Plane } from './origins.js';
 
 // CORS headers, by @fastify/cors, from the same origin policy the connection guard enforces
@@ -9,15 +9,6 @@ import type { OriginPolicy, Plane } from './origins.js';
 // document's paths answer it 204 with `Allow`, others 404.
 
 const planeOf = (url: string): Plane => (url.startsWith('/_emulator/') ? 'control' : 'service');
-
-/** Each path of the documents (fastify's `:param` form) with the methods its operations use. */
-export function methodsByPath(documents: readonly OpenApiDocument[]): Map<string, HTTPMethods[]> {
-  const byPath = new Map<string, HTTPMethods[]>();
-  for (const route of documents.flatMap(operationRoutes)) {
-    byPath.set(route.url, [...(byPath.get(route.url) ?? []), route.method]);
-  }
-  return byPath;
-}
 
 export async function registerCors(
   app: FastifyInstance,

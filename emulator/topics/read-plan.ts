@@ -1,3 +1,5 @@
+import type { Discontinuity } from '../../openapi/generated/topics-types.js';
+
 // What a subscribe request at a given cursor gets from a topic: the intricate part of
 // the API, kept as one pure function so it can be tested exhaustively. Each branch
 // is one of the x-emulator-* notes on the subscribe operation in openapi/topics.yaml.
@@ -29,11 +31,7 @@ export interface TopicPosition {
   next: number;
 }
 
-export interface Discontinuity {
-  last_topic_sequence: number;
-  new_topic_sequence: number;
-  new_sequence_page: number;
-}
+export type { Discontinuity };
 
 export type ReadPlan =
   { kind: 'wait' } | { kind: 'deliver'; discontinuity?: Discontinuity; from: number; count: number };

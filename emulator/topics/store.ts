@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.js';
-import { PageSource } from './page-source.js';
 import type { EmulatorEvents } from '../events.js';
+import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
-import { Topic, type TopicSettings, type TopicSnapshot, type WaitingCount } from './topic.js';
-import { EMPTY_ITEMS_BODY, type WaitingSubscriber } from './subscriber.js';
+import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -16,15 +15,13 @@ export interface TopicStore {
   /** Evicts and recreates a topic now: a new, greater page. Returns the new page. */
   changePage(cache: string, topic: string): number;
   snapshot(): TopicSnapshot[];
-  waitingCount(): number;
-  /** Answers every waiting subscriber with empty items and forgets every topic; returns those answered. */
-  clear(): WaitingSubscriber[];
+  /** Forgets every topic (the waiting requests are answered first, by their registry). */
+  clear(): void;
 }
 
 export class InMemoryTopicStore implements TopicStore {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
-  private readonly waiting: WaitingCount = { value: 0 };
   private readonly news: TopicNews | undefined;
 
   constructor(
@@ -51,7 +48,7 @@ export class InMemoryTopicStore implements TopicStore {
     if (!topics) throw new RangeError(`no cache ${cache}`);
     let topic = topics.get(name);
     if (!topic) {
-      topic = new Topic(cache, name, this.pages.next(), this.settings, this.waiting, this.news);
+      topic = new Topic(cache, name, this.pages.next(), this.settings, this.news);
       topics.set(name, topic);
     }
     return topic;
@@ -75,13 +72,7 @@ export class InMemoryTopicStore implements TopicStore {
     return [...this.topics()].map((t) => t.snapshot());
   }
 
-  waitingCount(): number {
-    return this.waiting.value;
-  }
-
-  clear(): WaitingSubscriber[] {
-    const answered = [...this.topics()].flatMap((topic) => topic.answerAllWaiting(EMPTY_ITEMS_BODY));
+  clear(): void {
     for (const topics of this.caches.values()) topics.clear();
-    return answered;
   }
 }

@@ -2,15 +2,15 @@ import type { Clock } from '../clock.js';
 import type { EmulatorEvents, EventValue } from '../events.js';
 import type { MessageValue } from './message.js';
 
-// What a topic tells the event stream: a message numbered, a page changed, a subscriber started
-// or stopped waiting. A topic asks `active` first, so with nobody listening a publish pays one
-// boolean check and builds nothing.
+// What a topic tells the event stream: a message numbered, a page changed. (Subscribers starting
+// or stopping to wait are told by their registry, http/waiting.ts, which holds their count.) A
+// topic asks `active` first, so with nobody listening a publish pays one boolean check and
+// builds nothing.
 
 interface TopicFacts {
   readonly cache: string;
   readonly name: string;
   readonly page: number;
-  readonly waiting: ReadonlySet<unknown>;
 }
 
 export class TopicNews {
@@ -44,11 +44,6 @@ export class TopicNews {
       topic: topic.name,
       page: topic.page,
     });
-  }
-
-  waiting(topic: TopicFacts): void {
-    const { cache, name, waiting } = topic;
-    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: waiting.size });
   }
 }
 

@@ -1,7 +1,7 @@
 import { planRead, type Cursor, type DiscontinuityMode, type FirstSubscribe, type TopicPosition } from './read-plan.js';
 import { RetentionBuffer } from './retention.js';
 import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
-import type { WaitingSubscriber } from './subscriber.js';
+import type { ReadAnswer, WaitingSubscriber } from './subscriber.js';
 import type { TopicNews } from './topic-news.js';
 
 export interface TopicSettings {
@@ -13,11 +13,6 @@ export interface TopicSettings {
 
 /** Up to this many waiting subscribers are answered within the publish itself. */
 const WAKE_AT_ONCE = 8;
-
-/** How many subscribers wait across every topic: shared by the topics of one store. */
-export interface WaitingCount {
-  value: number;
-}
 
 export interface TopicSnapshot {
   cache: string;
@@ -44,7 +39,6 @@ export class Topic {
     readonly name: string,
     private currentPage: number,
     private readonly settings: TopicSettings,
-    private readonly waitingCount: WaitingCount = { value: 0 },
     /** The event stream (dashboard, journal); absent in tests of the topic alone. */
     private readonly news?: TopicNews,
   ) {
@@ -58,18 +52,12 @@ export class Topic {
 
   /** Parks a subscriber until something is there for its cursor (or it is unparked). */
   park(subscriber: WaitingSubscriber): void {
-    if (this.parked.has(subscriber)) return;
     this.parked.add(subscriber);
-    this.waitingCount.value += 1;
-    if (this.news?.active) this.news.waiting(this);
   }
 
   /** Forgets a parked subscriber (it timed out or went away). Returns whether it was parked. */
   unpark(subscriber: WaitingSubscriber): boolean {
-    if (!this.parked.delete(subscriber)) return false;
-    this.waitingCount.value -= 1;
-    if (this.news?.active) this.news.waiting(this);
-    return true;
+    return this.parked.delete(subscriber);
   }
 
   get page(): number {
@@ -96,14 +84,23 @@ export class Topic {
     return seq;
   }
 
-  /** The response body for a cursor, or undefined when the request must wait. */
-  read(cursor: Cursor): string | undefined {
+  /**
+   * The answer for a cursor, or undefined when the request must wait. `maxItems` caps it below
+   * the batch size (an "after N items" fault lets N through): the plan is made for that many.
+   */
+  read(cursor: Cursor, maxItems = Infinity): ReadAnswer | undefined {
     const { firstSubscribe, maxBatch, discontinuity } = this.settings;
-    const plan = planRead(this.position, cursor, firstSubscribe, maxBatch, discontinuity);
+    const plan = planRead(this.position, cursor, firstSubscribe, Math.min(maxBatch, maxItems), discontinuity);
     if (plan.kind === 'wait') return undefined;
     const parts = this.retained.slice(plan.from, plan.count).map((m) => m.element);
     if (plan.discontinuity) parts.unshift(JSON.stringify({ discontinuity: plan.discontinuity }));
-    return `{"items":[${parts.join(',')}]}`;
+    return {
+      body: `{"items":[${parts.join(',')}]}`,
+      items: plan.count,
+      page: this.currentPage,
+      from: plan.from,
+      discontinuity: plan.discontinuity,
+    };
   }
 
   /**
@@ -118,14 +115,6 @@ export class Topic {
     this.retained.clear(1);
     if (this.news?.active) this.news.pageChanged(this);
     this.wakeWaiting();
-  }
-
-  /** Answers every waiting subscriber with the same body (shutdown, reset); returns them. */
-  answerAllWaiting(body: string): WaitingSubscriber[] {
-    const waiting = [...this.parked];
-    for (const subscriber of waiting) this.unpark(subscriber);
-    for (const subscriber of waiting) subscriber.answer(body);
-    return waiting;
   }
 
   snapshot(): TopicSnapshot {
@@ -154,21 +143,22 @@ export class Topic {
     });
   }
 
-  // Subscribers waiting on the same cursor get the same body: build it once per cursor.
+  // Subscribers waiting on the same cursor (and cap) get the same answer: read once per cursor.
   private wakeWaiting(): void {
     if (this.parked.size === 0) return;
-    const bodies = new Map<string, string | undefined>();
+    const answers = new Map<string, ReadAnswer | undefined>();
     for (const subscriber of [...this.parked]) {
       const { sequenceNumber, sequencePage, askedFor } = subscriber.cursor;
-      const key = `${sequenceNumber}:${sequencePage}:${askedFor ?? ''}`;
-      let body = bodies.get(key);
-      if (body === undefined && !bodies.has(key)) {
-        body = this.read(subscriber.cursor);
-        bodies.set(key, body);
+      const maxItems = subscriber.maxItems;
+      const key = `${sequenceNumber}:${sequencePage}:${askedFor ?? ''}:${maxItems}`;
+      let read = answers.get(key);
+      if (read === undefined && !answers.has(key)) {
+        read = this.read(subscriber.cursor, maxItems);
+        answers.set(key, read);
       }
-      if (body === undefined) continue;
+      if (read === undefined) continue;
       this.unpark(subscriber);
-      subscriber.answer(body);
+      subscriber.answer(read);
     }
   }
 }

@@ -92,7 +92,7 @@ describe('a baseline in its own process', () => {
         body: 'x',
       });
       expect(publish.statusCode).toBe(204);
-      expect((await (await subscribe).body.json()) as unknown).toMatchObject({
+      expect(await (await subscribe).body.json()).toMatchObject({
         items: [{ item: { value: { text: 'x' } } }],
       });
       const memory = await server.memory();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { clientList, requestList } from '../dashboard/journal-fixtures.js';
 import { byRole, consoleErrors, launch } from './browser.js';
 
 // The dashboard (/_emulator/ui) in headless Chromium, driven as a user would: what curl does
@@ -29,16 +30,16 @@ const publish = (e: RunningEmulator, topic: string, body: string | Uint8Array, t
     body: body as BodyInit,
   });
 const textOf = (selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
-const waitForText = (selector: string, text: string, timeout = 2000) =>
-  page.waitForFunction(
+const waitForText = (selector: string, text: string, timeout = 2000, on = page) =>
+  on.waitForFunction(
     (s: string, t: string) => Array.from(document.querySelectorAll(s)).some((el) => el.textContent?.includes(t)),
     { timeout },
     selector,
     text,
   );
-const openTab = async (tab: string) => {
-  await page.click(`[data-tab=${tab}]`);
-  await page.waitForSelector(`[data-tab=${tab}][aria-current=page]`);
+const openTab = async (tab: string, on = page) => {
+  await on.click(`[data-tab=${tab}]`);
+  await on.waitForSelector(`[data-tab=${tab}][aria-current=page]`);
 };
 
 beforeAll(async () => {
@@ -120,6 +121,8 @@ describe('the dashboard', () => {
     emulator.removeFault(rule.id);
     await openTab('waiting');
     await waitForText('main', `#2 on ${newPage}`);
+    await waitForText('main', 'key:#'); // who waits: the API key's identity, never the key
+    expect(await textOf('main')).not.toContain(emulator.apiKey);
     abort.abort();
     await waiting;
     await openTab('topics');
@@ -205,7 +208,8 @@ describe('the dashboard', () => {
     await page.type('form[aria-label="Issue a token"] input[name=tokenId]', 'client-1');
     await page.click(byRole('button', 'Issue token'));
     const token = await page.waitForSelector('input.token', { timeout: 2000 });
-    const value = await token!.evaluate((el) => (el as HTMLInputElement).value);
+    if (!token) throw new Error('no issued token shown');
+    const value = await token.evaluate((el) => el.value);
     expect((await publish({ ...emulator, apiKey: value }, 'orders', 'with the issued token')).status).toBe(204);
     await page.type('form[aria-label="Expire a token"] input[name=tokenId]', 'client-1');
     await page.click(byRole('button', 'Expire token'));
@@ -227,6 +231,46 @@ describe('the dashboard', () => {
       await journal.body?.cancel();
       if (journal.status === 404) expect(text).toContain('Not available in this version of the emulator');
       else expect(text).not.toContain('Not available');
+    }
+  });
+
+  it('shows the journal and the client findings in the shapes the journal answers', async () => {
+    // A second tab whose journal operations answer the fixtures (valid RequestList and
+    // ClientList answers: test/dashboard/journal.test.ts), whether or not this emulator has them.
+    const tab = await browser.newPage();
+    const tabErrors = consoleErrors(tab);
+    try {
+      await tab.setViewport({ width: 1280, height: 800 });
+      await tab.setRequestInterception(true);
+      tab.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        const answer = { '/_emulator/requests': requestList, '/_emulator/clients': clientList }[pathname];
+        if (answer)
+          void request.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) });
+        else void request.continue();
+      });
+      await tab.goto(`${emulator.url}/_emulator/ui`);
+      await openTab('requests', tab);
+      await waitForText('[data-testid=journal-count]', '4 of the newest 4 (4 journalled)', 2000, tab);
+      const rows = await tab.$$eval('main tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+      expect(rows).toHaveLength(4);
+      expect(rows[1]).toMatch(/429 limit_exceeded\s*subscribe\s*default-cache\/orders\s*token:reader-1\s*fault f1/);
+      expect(await tab.$$eval('main tbody tr.error', (trs) => trs.length)).toBe(1);
+      await tab.type('main input[type=search]', 'key:#');
+      await waitForText('[data-testid=journal-count]', '1 of the newest 4', 2000, tab);
+
+      await openTab('clients', tab);
+      await waitForText('main', 'token:reader-1', 2000, tab);
+      const text = await tab.$eval('main', (el) => el.textContent ?? '');
+      expect(text).toContain('1 violation(s)');
+      expect(text).toContain('A client that is throttled waits for Retry-After before it tries again.');
+      expect(text).toContain('polled again 0 ms after a 429 with Retry-After: 1');
+      expect(text).toContain('not exercised');
+      expect(text).toContain('2 request(s) showing it');
+      expect(await tab.$$eval('ul.findings li.violation', (items) => items.length)).toBe(1);
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await tab.close();
     }
   });
 

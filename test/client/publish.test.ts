@@ -76,7 +76,7 @@ describe('publish', () => {
   it('uses the injected fetch, called as a plain function', async () => {
     const calls: Array<{ url: string; self: unknown }> = [];
     const fakeFetch = function (this: unknown, input: string | URL | Request): Promise<Response> {
-      calls.push({ url: String(input), self: this });
+      calls.push({ url: input instanceof Request ? input.url : input.toString(), self: this });
       return Promise.resolve(new Response(null, { status: 204 }));
     } as typeof fetch;
     await new TopicsClient({ baseUrl: 'https://example.invalid', token: TOKEN, fetch: fakeFetch }).publish(

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { bindHandlers, documents } from '../../emulator/app.js';
+import { documents } from '../../emulator/http/app.js';
+import { bindHandlers } from '../../emulator/http/operations.js';
 import type { EmulatorControls } from '../../emulator/control/controls.js';
 import { controlHandlers } from '../../emulator/control/index.js';
 import { compileCheck } from '../../emulator/control/validation.js';

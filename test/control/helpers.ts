@@ -20,11 +20,12 @@ export function clientOf(emulator: RunningEmulator) {
   const topicUrl = (topic: string, cache = CACHE) =>
     `${emulator.url}/topics/${encodeURIComponent(cache)}/${encodeURIComponent(topic)}`;
   return {
-    publish(topic: string, text = 'm', options: { token?: string; cache?: string } = {}) {
+    publish(topic: string, text = 'm', options: { token?: string; cache?: string; signal?: AbortSignal } = {}) {
       return fetch(topicUrl(topic, options.cache), {
         method: 'POST',
         headers: { authorization: options.token ?? emulator.apiKey, 'content-type': 'text/plain' },
         body: text,
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     },
     subscribe(
@@ -43,7 +44,7 @@ export function clientOf(emulator: RunningEmulator) {
       return fetch(`${emulator.url}/_emulator${path}`, {
         method,
         headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : (body as string) }),
+        ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : body }),
       });
     },
   };

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../../emulator/clock.js';
-import { countItems, keepItems } from '../../emulator/faults/deliveries.js';
 import { seededRandom } from '../../emulator/faults/random.js';
 import { FaultRule } from '../../emulator/faults/rule.js';
-import { storeMessage } from '../../emulator/topics/message.js';
+import { Topic } from '../../emulator/topics/topic.js';
 import { RateWindow } from '../../emulator/limits/rate-window.js';
 
 // The small parts faults and limits are made of.
@@ -23,26 +22,30 @@ describe('seededRandom (mulberry32)', () => {
   });
 });
 
-describe('subscribe bodies', () => {
-  const body = (...texts: string[]) =>
-    `{"items":[${texts.map((t, i) => storeMessage(7, i + 1, { text: t }).element).join(',')}]}`;
+describe('subscribe answers: counted and capped by the read, never parsed', () => {
+  const settings = { retention: 10, maxBatch: 100, firstSubscribe: 'oldest', discontinuity: 'with-item' } as const;
+  const topicWith = (...texts: string[]) => {
+    const topic = new Topic('c', 't', 7, settings);
+    for (const text of texts) topic.publish({ text });
+    return topic;
+  };
 
-  it('counts items without parsing, even when a text looks like an item', () => {
-    expect(countItems('{"items":[]}')).toBe(0);
-    expect(countItems(body('a', '{"item":{"x":1}}', 'c'))).toBe(3);
-    expect(
-      countItems(
-        `{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a').slice(10, -2)}]}`,
-      ),
-    ).toBe(1);
+  it('carries its item count, even when a text looks like an item', () => {
+    const read = topicWith('a', '{"item":{"x":1}}', 'c').read({ sequenceNumber: 1, sequencePage: 7 })!;
+    expect(read.items).toBe(3);
+    expect(JSON.parse(read.body).items).toHaveLength(3);
+    const gap = topicWith('a').read({ sequenceNumber: 1, sequencePage: 3 })!;
+    expect([gap.items, gap.discontinuity?.new_sequence_page]).toEqual([1, 7]);
   });
 
   it('keeps elements up to the n-th item, discontinuities included', () => {
-    const withGap = `{"items":[{"discontinuity":{"last_topic_sequence":0,"new_topic_sequence":1,"new_sequence_page":7}},${body('a', 'b', 'c').slice(10)}`;
-    const kept = JSON.parse(keepItems(withGap, 2)) as { items: object[] };
-    expect(kept.items).toHaveLength(3);
-    expect(kept.items[0]).toHaveProperty('discontinuity');
-    expect(JSON.stringify(kept.items[2])).toContain('"topic_sequence_number":2');
+    const topic = topicWith('a', 'b', 'c');
+    const kept = topic.read({ sequenceNumber: 1, sequencePage: 3 }, 2)!;
+    const items = (JSON.parse(kept.body) as { items: object[] }).items;
+    expect(items).toHaveLength(3);
+    expect(items[0]).toHaveProperty('discontinuity');
+    expect(JSON.stringify(items[2])).toContain('"topic_sequence_number":2');
+    expect([kept.items, kept.from]).toEqual([2, 1]);
   });
 });
 

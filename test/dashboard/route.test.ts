@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorHandler } from '../../emulator/error-handler.js';
+import { errorHandler } from '../../emulator/http/error-handler.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { registerDashboard } from '../../emulator/ui/dashboard-route.js';
 import { createLogger } from '../../emulator/logging.js';

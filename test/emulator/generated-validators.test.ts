@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { documents } from '../../emulator/app.js';
+import { documents } from '../../emulator/http/app.js';
 import * as topicsValidators from '../../emulator/generated/topics-validators.js';
 import { operationRoutes, validatorName } from '../../emulator/openapi-routes.js';
 import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from '../../scripts/compile-validators.js';

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { bindHandlers, documents } from '../../emulator/app.js';
+import { documents } from '../../emulator/http/app.js';
+import { bindHandlers } from '../../emulator/http/operations.js';
 import { controlPlaneOnlyCodes, errorRegistry } from '../../emulator/errors.js';
 import { topicsHandlers } from '../../emulator/handlers/index.js';
 import { operationRoutes, type OpenApiDocument } from '../../emulator/openapi-routes.js';
 import { compileDocument, documents as documentNames, generatedPath } from '../../scripts/compile-openapi.js';
+import { typesPath, typesSource } from '../../scripts/compile-types.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 
 const yamlOf = (name: string) =>
@@ -20,6 +22,10 @@ describe('the OpenAPI documents', () => {
 
   it.each(documentNames)('openapi/generated/%s.json is up to date (run npm run openapi:compile)', async (name) => {
     expect(readFileSync(generatedPath(name), 'utf8')).toBe(await compileDocument(name));
+  });
+
+  it.each(documentNames)('openapi/generated/%s-types.ts is up to date (run npm run openapi:compile)', async (name) => {
+    expect(readFileSync(typesPath(name), 'utf8')).toBe(await typesSource(name));
   });
 
   it('names both operations of the contract on the one path', () => {

@@ -184,7 +184,11 @@ describe('publish', () => {
     const put = await fetch(`${t.url}/topics/${C}/t`, { method: 'PUT' });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toContain('POST');
-    expect(await put.json()).toMatchObject({ code: 'method_not_allowed' });
+    expect(put.headers.get('allow')).toBe('GET, POST, OPTIONS'); // from the document's operations
+    expect(await put.json()).toMatchObject({
+      code: 'method_not_allowed',
+      message: 'PUT is not allowed on /topics/{cacheName}/{topicName}: use POST to publish, GET to subscribe.',
+    });
     const unknown = await fetch(`${t.url}/nothing/here?token=secret-value`);
     expect(unknown.status).toBe(404);
     const body = await unknown.json();
@@ -198,7 +202,7 @@ describe('publish', () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('GARBAGE\r\n\r\n'));
       let data = '';
-      socket.on('data', (chunk) => (data += chunk));
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
       socket.on('end', () => resolve(data));
       socket.on('error', reject);
     });

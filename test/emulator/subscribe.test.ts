@@ -251,7 +251,7 @@ describe('subscribe', () => {
     const local = await testEmulator({ maxWaitingSubscribers: 3 });
     try {
       const waiting = Array.from({ length: 3 }, (_, i) => local.subscribe(C, `capped-${i}`, { seq: 0 }));
-      await until(() => local.emulator.context.store.waitingCount() === 3, 'three subscribers to wait');
+      await until(() => local.emulator.context.waiting.size === 3, 'three subscribers to wait');
       const over = await local.subscribe(C, 'capped-x', { seq: 0 });
       expect(over.status).toBe(429);
       expect(over.headers.get('retry-after')).toBe('1');
@@ -261,9 +261,9 @@ describe('subscribe', () => {
       expect((await local.subscribe(C, 'ready', { seq: 1 })).status).toBe(200);
       await local.publish(C, 'capped-0', 'free a place');
       expect((await waiting[0]!).status).toBe(200);
-      expect(local.emulator.context.store.waitingCount()).toBe(2);
+      expect(local.emulator.context.waiting.size).toBe(2);
       const again = local.subscribe(C, 'capped-x', { seq: 0 });
-      await until(() => local.emulator.context.store.waitingCount() === 3, 'the place to be taken again');
+      await until(() => local.emulator.context.waiting.size === 3, 'the place to be taken again');
       await local.close();
       expect((await again).json).toEqual({ items: [] });
       for (const reply of await Promise.all(waiting.slice(1))) expect(reply.json).toEqual({ items: [] });
@@ -296,9 +296,9 @@ describe('subscribe', () => {
     const local = await testEmulator();
     try {
       const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'drained', { seq: 0 }));
-      await until(() => local.emulator.context.store.waitingCount() === 3, 'three subscribers to wait');
+      await until(() => local.emulator.context.waiting.size === 3, 'three subscribers to wait');
       await local.emulator.drain();
-      expect(local.emulator.context.store.waitingCount()).toBe(0);
+      expect(local.emulator.context.waiting.size).toBe(0);
       for (const reply of await Promise.all(pending)) expect(reply.json).toEqual({ items: [] });
       expect((await local.publish(C, 'after-drain', 'still listening')).status).toBe(204);
     } finally {

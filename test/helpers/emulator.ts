@@ -6,7 +6,7 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 /** A started emulator plus request helpers that check every reply against the document. */

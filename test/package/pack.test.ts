@@ -99,6 +99,9 @@ describe('npm package', () => {
         'dist/dashboard/index.html',
         'dist/dashboard/dashboard.js',
         'dist/dashboard/dashboard.css',
+        // The types generated from the documents, which the client's and the modules' types import.
+        'dist/openapi/generated/control-types.d.ts',
+        'dist/openapi/generated/topics-types.d.ts',
         'openapi/topics.yaml',
       ]),
     );

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
 import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
-import { buildApp } from '../../emulator/app.js';
+import { buildApp } from '../../emulator/http/app.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { resolveSettings } from '../../emulator/settings.js';
 import { until } from '../helpers/emulator.js';
@@ -76,7 +76,7 @@ async function seeded(running: RunningEmulator): Promise<() => string> {
     await answer.body.dump();
   }
   running.addFault({ operation: 'publish', topic: 'elsewhere', status: 500 } as never);
-  running.setClock({ setTo: '2030-01-01T00:00:00.000Z' } as never);
+  running.setClock({ setTo: '2030-01-01T00:00:00.000Z' });
   return () => JSON.stringify(running.state());
 }
 
@@ -497,7 +497,7 @@ describe('the legitimate browser app on http://localhost:5173 publishes and subs
       headers: { origin: APP, 'sec-fetch-site': 'same-site', authorization: running.apiKey },
     });
     expect(read.headers['access-control-allow-origin']).toBe(APP);
-    expect((await read.body.json()) as unknown).toMatchObject({
+    expect(await read.body.json()).toMatchObject({
       items: [{ item: { value: { text: '{"from":"browser"}' } } }],
     });
     const refused = await send(topic, { method: 'POST', path: '' }, { origin: APP, 'content-type': 'text/plain' }, 'x');
@@ -510,7 +510,7 @@ describe('the legitimate browser app on http://localhost:5173 publishes and subs
     const waiting = request(`${running.url}/topics/${C}/quiet`, {
       headers: { origin: APP, authorization: running.apiKey },
     });
-    await until(() => running.context.store.waitingCount() === 1, 'the first subscriber to wait');
+    await until(() => running.context.waiting.size === 1, 'the first subscriber to wait');
     const throttled = await send(
       running.url,
       { method: 'GET', path: `/topics/${C}/quiet-too` },

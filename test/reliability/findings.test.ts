@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorRegistry, isErrorCode } from '../../emulator/errors.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
-import { PIPELINE_DEPTH } from '../../emulator/connection-guard.js';
+import { PIPELINE_DEPTH } from '../../emulator/http/connection-guard.js';
 import { parseResponse, rawExchange, requestHead, type RawOutcome, type RawResponse } from './raw-http.js';
 
 // Bugs the reliability runs found (most by the fuzz run), each fixed, each with its regression

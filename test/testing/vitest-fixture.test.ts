@@ -19,7 +19,7 @@ describe('useTopicsEmulator', () => {
   it('gives a started emulator with the options asked for', async () => {
     expect(topics.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await publish('first')).status).toBe(204);
-    await topics.emulator.addFault({ operation: 'publish', status: 429, retryAfterSeconds: 1 });
+    topics.emulator.addFault({ operation: 'publish', status: 429, retryAfterSeconds: 1 });
     expect(topics.emulator.context.store.snapshot()).toHaveLength(1);
   });
 

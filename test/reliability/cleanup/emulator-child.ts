@@ -18,7 +18,7 @@ const emulator = await startEmulator({ port: 0, logLevel: 'silent', ...settings 
 const connections = () =>
   new Promise<number>((resolve) => emulator.app.server.getConnections((_error, count) => resolve(count)));
 
-process.on('message', async (message: { id: number; gc?: boolean; close?: boolean }) => {
+async function answer(message: { id: number; gc?: boolean; close?: boolean }): Promise<void> {
   if (message.close) {
     await emulator.close();
     process.send!({ id: message.id, closed: true });
@@ -33,10 +33,11 @@ process.on('message', async (message: { id: number; gc?: boolean; close?: boolea
   const measure: ChildMeasure = {
     heapUsed: process.memoryUsage().heapUsed,
     rss: process.memoryUsage().rss,
-    waiting: emulator.context.store.waitingCount(),
+    waiting: emulator.context.waiting.size,
     pendingTimers: emulator.context.clock.state().pendingTimers,
     connections: await connections(),
   };
   process.send!({ id: message.id, measure });
-});
+}
+process.on('message', (message: { id: number; gc?: boolean; close?: boolean }) => void answer(message));
 process.send!({ url: emulator.url, gc: gc !== undefined });

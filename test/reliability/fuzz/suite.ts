@@ -112,7 +112,7 @@ export function defineFuzzSuite(budgets: FuzzSuiteBudgets): void {
         headers: { authorization: key, 'content-type': 'text/plain' },
         body: Buffer.alloc(TEN_MB, 0x61),
       }).catch((error: Error & { cause?: { code?: string } }) => {
-        expect(['EPIPE', 'ECONNRESET'], String(error.cause ?? error)).toContain(error.cause?.code);
+        expect(['EPIPE', 'ECONNRESET'], String(error.cause?.code ?? error.message)).toContain(error.cause?.code);
         return undefined;
       });
       if (viaFetch)

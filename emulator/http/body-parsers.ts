@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { BodyKind } from './openapi-routes.js';
-import { bodyKindOf, contentTypeClassifier, mediaTypeOf, type ContentTypePolicy } from './content-types.js';
+import type { BodyKind } from '../openapi-routes.js';
+import { bodyKindOf, contentTypeClassifier, mediaTypeOf, type ContentTypePolicy } from '../content-types.js';
 
 /** A request body as received: raw bytes, and how its media type is delivered. */
 export interface RawBody {

@@ -2,8 +2,11 @@ import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } fr
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { EmulatorError, errorRegistry, type ErrorCode } from './errors.js';
-import { redactUrl } from './logging.js';
+import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
+import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
+import { redactUrl } from '../logging.js';
+import { methodsByPath, operationsOfPath, pathPattern, routeUrl, type OpenApiDocument } from '../openapi-routes.js';
+import { recordError } from './exchanges.js';
 
 // Every failure leaves as `{code, message}` from the one registry, whatever raised it:
 // our own errors, fastify's validation and body errors, unknown routes, malformed HTTP.
@@ -33,6 +36,8 @@ export function toEmulatorError(error: FastifyError, payloadLimit: number): Emul
 }
 
 export function sendError(reply: FastifyReply, error: EmulatorError): FastifyReply {
+  const exchange = reply.request.exchange;
+  if (exchange) recordError(exchange, error);
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }
 
@@ -44,20 +49,25 @@ export function errorHandler(payloadLimit: number, log: FastifyBaseLogger) {
   };
 }
 
-const TOPIC_PATH = /^\/topics\/([^/?#]*)\/([^/?#]*)\/?(?:[?#]|$)/;
+// The service's paths, from the document: a wrong method there is 405 with `Allow`.
+const topics = topicsDocument as unknown as OpenApiDocument;
+const topicsMethods = methodsByPath([topics]);
+const servicePaths = Object.keys(topics.paths).map((path) => ({
+  path,
+  pattern: pathPattern(path),
+  allow: [...(topicsMethods.get(routeUrl(path)) ?? []), 'OPTIONS'].join(', '),
+  use: operationsOfPath(topics, path).join(', '),
+}));
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  const match = TOPIC_PATH.exec(request.url);
-  if (match && (match[1] === '' || match[2] === '')) {
-    return sendError(reply, new EmulatorError('invalid_parameter', 'Cache and topic names must not be empty.'));
-  }
-  if (match) {
+  for (const { path, pattern, allow, use } of servicePaths) {
+    const match = pattern.exec(request.url);
+    if (!match) continue;
+    if (match.slice(1).includes(''))
+      return sendError(reply, new EmulatorError('invalid_parameter', 'Cache and topic names must not be empty.'));
     return sendError(
-      reply.header('allow', 'GET, POST, OPTIONS'),
-      new EmulatorError(
-        'method_not_allowed',
-        `${request.method} is not allowed on /topics/{cacheName}/{topicName}: use POST to publish, GET to subscribe.`,
-      ),
+      reply.header('allow', allow),
+      new EmulatorError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${use}.`),
     );
   }
   return sendError(
@@ -71,23 +81,21 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
  * percent-escape in the path, or a path segment longer than the router takes. Both are a bad
  * path parameter; the message does not echo the path, which may hold a token.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, frameworkError(error));
+}
+
+function frameworkError(error: FastifyError): EmulatorError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(
-        reply,
-        new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.'),
-      );
+      return new EmulatorError('invalid_parameter', 'The path is not a valid URL: it has a malformed percent-escape.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(
-        reply,
-        new EmulatorError(
-          'invalid_parameter',
-          'A path segment is too long: cache and topic names have at most 255 characters.',
-        ),
+      return new EmulatorError(
+        'invalid_parameter',
+        'A path segment is too long: cache and topic names have at most 255 characters.',
       );
     default:
-      return sendError(reply, new EmulatorError('internal_error'));
+      return new EmulatorError('internal_error');
   }
 }
 

@@ -1,26 +1,14 @@
+import type { ScheduledTopicReset, TopicReset } from '../../openapi/generated/control-types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
-import type { TopicStore } from '../topics/store.js';
+import type { TopicStore } from './store.js';
 
 // Page changes on demand: a topic evicted and recreated now, after the message numbered K, or
 // after some clock time. Each is logged with why, since every waiting subscriber of the topic
 // gets a discontinuity from it.
 
-export interface TopicReset {
-  cache: string;
-  topic: string;
-  previousPage: number;
-  page: number;
-}
-
-export interface ScheduledTopicReset {
-  cache: string;
-  topic: string;
-  page: number;
-  afterSequenceNumber?: number;
-  at?: string;
-}
+export type { ScheduledTopicReset, TopicReset };
 
 interface Schedule {
   view(): ScheduledTopicReset;

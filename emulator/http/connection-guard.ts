@@ -1,8 +1,12 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { EmulatorError } from './errors.js';
-import type { BrowserGuard } from './security/browser-guard.js';
+import type { Clock } from '../clock.js';
+import { EmulatorError } from '../errors.js';
+import type { EmulatorEvents } from '../events.js';
+import type { ExchangeFacts } from '../exchange.js';
+import type { BrowserGuard } from '../security/browser-guard.js';
+import { closeExchange, openExchange } from './exchanges.js';
 
 // Checks every request makes of its connection before it is routed (one synchronous hook):
 //
@@ -16,21 +20,37 @@ import type { BrowserGuard } from './security/browser-guard.js';
 //   reads would make the emulator build and hold every answer (100 reads of a 0.4 MB answer:
 //   40 MB per connection). Past PIPELINE_DEPTH unanswered requests on one connection, a request
 //   is answered 429 `limit_exceeded` (small) and the connection closes after it.
+// - While someone listens to the events, the facts of the exchange are opened here, and emitted
+//   by the same `close` listener that counts the answer (exchanges.ts).
 
 /** Most requests one connection may have waiting for their answers. Browsers and undici send one at a time. */
 export const PIPELINE_DEPTH = 16;
 
 const unanswered = Symbol('requests of this connection not answered yet');
+const exchange = Symbol('the facts of this exchange, and who is told of them');
 type CountedSocket = Socket & { [unanswered]?: number };
+type Response = ServerResponse & { [exchange]?: { facts: ExchangeFacts; events: EmulatorEvents } };
 
-// A shared listener (no closure per request): a response, once closed, no longer counts.
-function answered(this: ServerResponse): void {
-  (this.req.socket as CountedSocket)[unanswered]! -= 1;
+// A shared listener (no closure per request): a response, once closed, no longer counts, and
+// its exchange (when recorded) is told.
+function answered(this: Response): void {
+  (this.req.socket as CountedSocket)[unanswered] -= 1;
+  const recorded = this[exchange];
+  if (recorded !== undefined) closeExchange(recorded.facts, this, recorded.events);
 }
 
-export function connectionGuard(browser: BrowserGuard) {
+export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock) {
   const { hostAllowed } = browser;
   return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (events.active) {
+      const facts = openExchange(request, clock);
+      request.exchange = facts;
+      (reply.raw as Response)[exchange] = { facts, events };
+    }
+    const socket = request.raw.socket as CountedSocket;
+    const depth = (socket[unanswered] ?? 0) + 1;
+    socket[unanswered] = depth;
+    reply.raw.on('close', answered);
     const { host, origin } = request.headers;
     if (host === undefined && request.raw.httpVersion === '1.1') {
       return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
@@ -46,31 +66,22 @@ export function connectionGuard(browser: BrowserGuard) {
         method: request.method,
         host,
         origin,
-        fetchSite: fetchSite as string | undefined,
+        fetchSite,
         plane,
       });
       if (refusal) return done(refusal);
     }
-    countAnswer(request, reply, done);
+    if (depth > PIPELINE_DEPTH) {
+      reply.header('connection', 'close');
+      if (request.exchange) request.exchange.decidedBy = { kind: 'limit', limit: 'connections' };
+      return done(
+        new EmulatorError(
+          'limit_exceeded',
+          `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,
+          { 'retry-after': '1' },
+        ),
+      );
+    }
+    done();
   };
-}
-
-function countAnswer(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const socket = request.raw.socket as CountedSocket;
-  const depth = (socket[unanswered] ?? 0) + 1;
-  socket[unanswered] = depth;
-  reply.raw.on('close', answered);
-  if (depth > PIPELINE_DEPTH) {
-    reply.header('connection', 'close');
-    return done(
-      new EmulatorError(
-        'limit_exceeded',
-        `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,
-        {
-          'retry-after': '1',
-        },
-      ),
-    );
-  }
-  done();
 }

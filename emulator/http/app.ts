@@ -1,0 +1,171 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
+import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
+import { Authenticator, type Principal } from '../auth/authenticator.js';
+import { Clock } from '../clock.js';
+import type { EmulatorContext } from '../context.js';
+import { EmulatorControls } from '../control/controls.js';
+import { controlHandlers } from '../control/index.js';
+import { prepareControlScope } from '../control/scope.js';
+import { EmulatorEvents } from '../events.js';
+import type { ExchangeFacts } from '../exchange.js';
+import type { DeliveryWatch } from '../faults/deliveries.js';
+import { FaultInjector } from '../faults/injector.js';
+import * as topicsValidators from '../generated/topics-validators.js';
+import { topicsHandlers } from '../handlers/index.js';
+import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
+import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
+import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
+import { browserGuard } from '../security/browser-guard.js';
+import { registerCors } from '../security/cors.js';
+import type { EmulatorSettings } from '../settings.js';
+import { PageChanges } from '../topics/page-changes.js';
+import { InMemoryTopicStore } from '../topics/store.js';
+import { registerDashboard } from '../ui/dashboard-route.js';
+import { answerRead, applyEffectNow } from './answers.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { generatedCompilers } from './compilers.js';
+import { connectionGuard } from './connection-guard.js';
+import {
+  clientErrorHandler,
+  connectHandler,
+  errorHandler,
+  frameworkErrorHandler,
+  notFoundHandler,
+} from './error-handler.js';
+import { registerOperations, routesOf } from './operations.js';
+import { WaitingSubscribes } from './waiting.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who called, once authenticated (auth-hooks.ts). */
+    principal: Principal | null;
+    /** The "after N items" fault rules this subscribe counts towards (admission.ts); null for most. */
+    deliveries: DeliveryWatch | null;
+    /** The facts of this exchange, gathered only while someone listens to the events (exchanges.ts). */
+    exchange: ExchangeFacts | null;
+  }
+}
+
+export const documents = {
+  topics: topicsDocument as unknown as OpenApiDocument,
+  control: controlDocument as unknown as OpenApiDocument,
+};
+
+function bodyKindsOf(document: OpenApiDocument): Map<string, BodyKind> {
+  return new Map(routesOf(document).flatMap((r) => [...r.bodyKinds]));
+}
+
+export interface EmulatorApp {
+  app: FastifyInstance;
+  context: EmulatorContext;
+  controls: EmulatorControls;
+}
+
+/** The control document, reduced to its open operations (health) when the control plane is off. */
+function controlDocumentFor(settings: EmulatorSettings): OpenApiDocument {
+  if (settings.controlPlane) return documents.control;
+  const open = new Set(
+    routesOf(documents.control)
+      .filter((route) => route.open)
+      .map((route) => route.url),
+  );
+  const paths = Object.entries(documents.control.paths).filter(([path]) => open.has(routeUrl(path)));
+  return { ...documents.control, paths: Object.fromEntries(paths) };
+}
+
+/** How often Node looks for requests past their timeout: its default (30 s), or more often for a short timeout. */
+function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4)));
+}
+
+/** Builds the fastify app from the two OpenAPI documents; routes are built once, here. */
+export async function buildApp(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorApp> {
+  const log: FastifyBaseLogger = createLogger(settings.logLevel);
+  const app = Fastify({
+    // Fastify's per-request logger only where requests are logged (logging.ts).
+    ...(logsEachRequest(settings.logLevel) ? { loggerInstance: log } : { logger: false }),
+    // Fastify's own request lines are off; debug level logs a line per response below.
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    routerOptions: { maxParamLength: 2048 },
+    bodyLimit: settings.payloadLimitBytes,
+    // close() answers and flushes every long-poll first (index.ts), so every socket left can go.
+    forceCloseConnections: true,
+    clientErrorHandler,
+    // Node would answer a missing Host with a bare 400; connectionGuard answers it in JSON.
+    http: { requireHostHeader: false, connectionsCheckingInterval: timeoutCheckIntervalMs(settings.requestTimeoutMs) },
+    // Receiving a request (not waiting for its answer: long-polls are not affected) is bounded;
+    // Node's check answers through clientErrorHandler: 408 request_timeout.
+    requestTimeout: settings.requestTimeoutMs,
+    frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: generatedCompilers(documents.topics, topicsValidators) },
+  });
+  // Node's headersTimeout (60 s) may not exceed a non-zero requestTimeout.
+  if (settings.requestTimeoutMs > 0)
+    app.server.headersTimeout = Math.min(app.server.headersTimeout, settings.requestTimeoutMs);
+  // Node answers an Expect other than 100-continue with a bare 417; RFC 9110 lets a server
+  // ignore an expectation it does not know, so such a request is served as if it had none.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  app.server.on('connect', connectHandler);
+  const events = new EmulatorEvents();
+  const store = new InMemoryTopicStore(settings.caches, settings, clock, events);
+  const pageChanges = new PageChanges(store, clock, log);
+  // The waiting subscribes answer through answers.ts, like every other service answer.
+  const waiting = new WaitingSubscribes(
+    clock,
+    settings.longPollTimeoutMs,
+    {
+      read: (request, reply, read) => answerRead(context, request, reply, read),
+      effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
+    },
+    events,
+  );
+  const context: EmulatorContext = {
+    settings,
+    clock,
+    log,
+    store,
+    auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
+    waiting,
+    pageChanges,
+    events,
+    faults: new FaultInjector(clock, log, waiting, pageChanges),
+    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waiting, log),
+  };
+  const controls = new EmulatorControls(context);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('deliveries', null);
+  app.decorateRequest('exchange', null);
+  app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
+  app.setNotFoundHandler(notFoundHandler);
+  // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
+  const browser = browserGuard(settings);
+  app.addHook('onRequest', connectionGuard(browser, events, clock));
+  if (logsEachRequest(settings.logLevel)) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug(
+        { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
+    });
+  }
+  const controlDocument = controlDocumentFor(settings);
+  await registerCors(app, browser.origins, [documents.topics, controlDocument]);
+  await app.register(async (scope) => {
+    registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes, settings.contentTypes, log);
+    registerOperations(scope, context, documents.topics, topicsHandlers(context));
+  });
+  await app.register(async (scope) => {
+    prepareControlScope(scope, settings, controlDocument, log);
+    const served = new Set(routesOf(controlDocument).map((route) => route.operationId));
+    registerOperations(
+      scope,
+      context,
+      controlDocument,
+      controlHandlers(controls).filter((h) => served.has(h.operationId)),
+    );
+  });
+  if (settings.controlPlane) registerDashboard(app);
+  return { app, context, controls };
+}

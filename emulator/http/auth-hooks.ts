@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Authenticator, Principal } from '../auth/authenticator.js';
+import { credentialFrom } from '../auth/credentials.js';
+import { recordClient } from './exchanges.js';
+
+// Who is calling, settled before the body is read (a stranger's body is never buffered): the
+// route's onRequest hook. What they may do is checked by the service route once the document's
+// parameter validation has passed (admission.ts), so a bad name is a 400 before any 403 or 404.
+
+/** The onRequest hook of every route that needs a credential; callback style, so a credential seen before costs no promise. */
+export function authenticationHook(auth: Authenticator) {
+  return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    let credential: string;
+    try {
+      credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
+      const known = auth.known(credential);
+      if (known) return identified(request, credential, known, done);
+    } catch (error) {
+      return done(error as Error);
+    }
+    auth.authenticate(credential).then((principal) => identified(request, credential, principal, done), done);
+  };
+}
+
+function identified(
+  request: FastifyRequest,
+  credential: string,
+  principal: Principal,
+  done: HookHandlerDoneFunction,
+): void {
+  request.principal = principal;
+  if (request.exchange) recordClient(request.exchange, credential, principal);
+  done();
+}

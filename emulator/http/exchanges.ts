@@ -1,0 +1,109 @@
+import { hash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Principal } from '../auth/authenticator.js';
+import type { Clock } from '../clock.js';
+import type { EmulatorError } from '../errors.js';
+import type { EmulatorEvents } from '../events.js';
+import type { CredentialPlace, ExchangeFacts } from '../exchange.js';
+import type { ReadAnswer } from '../topics/subscriber.js';
+
+// The facts of one answered request (exchange.ts), gathered along the request path only while
+// someone listens to the events: the connection guard opens them (one boolean otherwise), each
+// step that decides fills its part in, and the response's `close` (the guard's shared listener)
+// emits them once the answer has left or the client has gone.
+
+const opened = Symbol('exchange: performance.now() at arrival');
+const connectionIds = Symbol('exchange: the connection number');
+let lastConnectionId = 0;
+
+type Timed = ExchangeFacts & { [opened]: number };
+type Numbered = Socket & { [connectionIds]?: number };
+
+/** Route config the request path reads: the operation a route serves. */
+export interface RouteConfig {
+  operationId?: string;
+}
+
+function credentialPlace(request: FastifyRequest): CredentialPlace {
+  const header = request.headers.authorization;
+  const query = (request.query as { token?: unknown } | undefined)?.token;
+  const inHeader = header !== undefined && header !== '';
+  const inQuery = query !== undefined && query !== '';
+  return inHeader ? (inQuery ? 'both' : 'header') : inQuery ? 'query' : 'none';
+}
+
+/** The facts known when a request arrives (before it is routed further than its URL). */
+export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFacts {
+  const url = request.url;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const socket = request.raw.socket as Numbered;
+  const params = request.params as { cacheName?: string; topicName?: string } | undefined;
+  const facts: Timed = {
+    plane: path.startsWith('/_emulator/') ? 'control' : 'service',
+    operation: (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null,
+    method: request.method,
+    path,
+    at: clock.now(),
+    durationMs: 0,
+    connectionId: (socket[connectionIds] ??= ++lastConnectionId),
+    cache: params?.cacheName ?? null,
+    topic: params?.topicName ?? null,
+    cursor: null,
+    client: null,
+    credentialPlace: credentialPlace(request),
+    bearer: /^bearer /i.test(request.headers.authorization ?? ''),
+    status: null,
+    code: null,
+    retryAfterSeconds: null,
+    decidedBy: null,
+    items: [],
+    page: null,
+    discontinuity: null,
+    dropped: false,
+    clientGone: false,
+    waitedMs: 0,
+    [opened]: performance.now(),
+  };
+  return facts;
+}
+
+/** Once the response has closed: how it ended, then the event. */
+export function closeExchange(facts: ExchangeFacts, response: ServerResponse, events: EmulatorEvents): void {
+  facts.durationMs = performance.now() - (facts as Timed)[opened];
+  if (response.writableFinished) facts.status = response.statusCode;
+  else if (!facts.dropped) facts.clientGone = true;
+  events.emit({ kind: 'request', at: facts.at, record: facts });
+}
+
+/** Who called, without the credential: a token's id, else a digest of the credential. */
+export function clientIdentity(credential: string, principal: Principal | undefined): string {
+  if (principal?.kind === 'token' && principal.tokenId !== undefined) return `token:${principal.tokenId}`;
+  const digest = hash('sha256', credential, 'hex').slice(0, 12);
+  return principal?.kind === 'apiKey' ? `key:#${digest}` : `token:#${digest}`;
+}
+
+export function recordClient(facts: ExchangeFacts, credential: string, principal: Principal | undefined): void {
+  facts.client = clientIdentity(credential, principal);
+}
+
+export function recordRead(facts: ExchangeFacts, read: ReadAnswer): void {
+  facts.items = Array.from({ length: read.items }, (_, i) => read.from + i);
+  facts.page = read.page;
+  const gap = read.discontinuity;
+  facts.discontinuity = gap
+    ? {
+        lastTopicSequence: gap.last_topic_sequence,
+        newTopicSequence: gap.new_topic_sequence,
+        newSequencePage: gap.new_sequence_page,
+      }
+    : null;
+}
+
+export function recordError(facts: ExchangeFacts, error: EmulatorError): void {
+  facts.code = error.code;
+  const retryAfter = error.headers['retry-after'];
+  facts.retryAfterSeconds = retryAfter === undefined ? null : Number(retryAfter);
+}

@@ -1,0 +1,156 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { credentialFrom } from '../auth/credentials.js';
+import type { Clock, ClockTimer } from '../clock.js';
+import type { EmulatorEvents } from '../events.js';
+import type { Effect, RequestFacts, WaitingRequest, WaitingRequests } from '../requests.js';
+import type { Cursor } from '../topics/read-plan.js';
+import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
+import type { Topic } from '../topics/topic.js';
+import { clientIdentity } from './exchanges.js';
+
+// A subscribe request that waits: one object owning its cursor, start time, request facts,
+// timer and reply, held in one registry. Its topic wakes it (answer), its timeout, a reset or
+// shutdown answer it with no items, a "while waiting" fault interrupts it, its client leaving
+// abandons it. Whichever comes first settles it, once: it leaves its topic and the registry,
+// its timer and the faults' timers are cancelled. The registry tells the event stream how many
+// wait on a topic whenever one starts or stops waiting there.
+
+/** How a waiting request's answer leaves (http/answers.ts), given to the registry by the app. */
+export interface WaitingAnswers {
+  read(request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void;
+  effect(request: FastifyRequest, reply: FastifyReply, effect: Effect): void;
+}
+
+export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
+  timer: ClockTimer | undefined;
+  private settled = false;
+  private cleanups: (() => void)[] | undefined;
+
+  constructor(
+    private readonly registry: WaitingSubscribes,
+    readonly topic: Topic,
+    readonly cursor: Cursor,
+    readonly facts: RequestFacts,
+    readonly since: number,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {}
+
+  get maxItems(): number {
+    return this.request.deliveries?.maxItems ?? Infinity;
+  }
+
+  /** Who waits, as the exchange's `client` names it (never the credential); worked out when asked. */
+  get client(): string | null {
+    const { request } = this;
+    if (request.principal === null) return null;
+    try {
+      const query = (request.query as { token?: unknown } | undefined)?.token;
+      return clientIdentity(credentialFrom(request.headers.authorization, query), request.principal);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Answers with a read (its topic's wake) or with no items (timeout, reset, shutdown). */
+  answer(read: ReadAnswer): void {
+    if (this.settle()) this.registry.answers.read(this.request, this.reply, read);
+  }
+
+  interrupt(effect: Effect): boolean {
+    if (!this.settle()) return false;
+    this.registry.answers.effect(this.request, this.reply, effect);
+    return true;
+  }
+
+  /** Its client went away: nothing is left behind, not even the half-closed socket. */
+  abandon(): void {
+    if (this.settle()) this.reply.raw.destroy();
+  }
+
+  onEnd(cleanup: () => void): void {
+    (this.cleanups ??= []).push(cleanup);
+  }
+
+  /** Resolves once the answer has left (or the client has gone): shutdown waits on it. */
+  flushed(): Promise<void> {
+    const raw = this.reply.raw;
+    return new Promise<void>((resolve) => {
+      if (raw.writableFinished || raw.destroyed) return resolve();
+      raw.once('finish', resolve).once('close', resolve);
+    });
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.topic.unpark(this);
+    this.timer?.cancel();
+    this.registry.forget(this);
+    const exchange = this.request.exchange;
+    if (exchange) exchange.waitedMs = this.registry.clock.now() - this.since;
+    if (this.cleanups) for (const cleanup of this.cleanups.splice(0)) cleanup();
+    return true;
+  }
+}
+
+// Every waiting subscribe request: the one count of them (the --max-waiting-subscribers check,
+// the concurrent-subscriptions limit, the state), read-only for everyone but the subscribe path.
+export class WaitingSubscribes implements WaitingRequests {
+  private readonly entries = new Set<WaitingSubscribe>();
+
+  constructor(
+    readonly clock: Clock,
+    private readonly longPollTimeoutMs: number,
+    readonly answers: WaitingAnswers,
+    private readonly events: EmulatorEvents,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(request: WaitingRequest): boolean {
+    return this.entries.has(request as WaitingSubscribe);
+  }
+
+  [Symbol.iterator](): IterableIterator<WaitingSubscribe> {
+    return this.entries.values();
+  }
+
+  /** Parks a subscribe on its topic until a publish, its timeout, a fault, a reset or shutdown answers it. */
+  park(
+    topic: Topic,
+    cursor: Cursor,
+    facts: RequestFacts,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): WaitingSubscribe {
+    const waiting = new WaitingSubscribe(this, topic, cursor, facts, this.clock.now(), request, reply);
+    this.entries.add(waiting);
+    topic.park(waiting);
+    this.told(topic);
+    if (this.longPollTimeoutMs > 0)
+      waiting.timer = this.clock.schedule(this.longPollTimeoutMs, () => waiting.answer(EMPTY_READ));
+    reply.raw.once('close', () => waiting.abandon());
+    return waiting;
+  }
+
+  /** Answers every waiting request with no items (reset, shutdown); returns them. */
+  answerAll(): WaitingSubscribe[] {
+    const all = [...this.entries];
+    for (const waiting of all) waiting.answer(EMPTY_READ);
+    return all;
+  }
+
+  forget(waiting: WaitingSubscribe): void {
+    if (this.entries.delete(waiting)) this.told(waiting.topic);
+  }
+
+  /** The event stream hears how many wait on the topic now (only while someone listens). */
+  private told(topic: Topic): void {
+    if (!this.events.active) return;
+    const { cache, name } = topic;
+    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
+  }
+}

@@ -1,0 +1,61 @@
+import type { FaultRuleInput } from '../openapi/generated/control-types.js';
+import type { EmulatorError } from './errors.js';
+import type { DecidedBy } from './exchange.js';
+import type { Cursor } from './topics/read-plan.js';
+
+// What the emulator's deciders (fault rules, chaos, account limits) know of a service request
+// and what they answer, with no HTTP in it: the HTTP layer (http/) builds the facts, asks the
+// deciders, and applies what they decide in one place (http/answers.ts).
+
+/** A service request's operation: the control document's fault operation less `any`. */
+export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>, 'any'>;
+
+/** What a decider can know about a request: its operation, topic and token id (never the token). */
+export interface RequestFacts {
+  operation: ServiceOperation;
+  cache: string;
+  topic: string;
+  tokenId: string | undefined;
+}
+
+/** What a decider does to one request: hold it (real time), then drop its connection or answer an error. */
+export interface Effect {
+  readonly decidedBy: DecidedBy;
+  readonly delayMs?: number;
+  readonly drop?: boolean;
+  /** The answer: the registry's status and body, with Retry-After where it applies. */
+  readonly error?: EmulatorError;
+}
+
+/** A subscribe request waiting for its topic, as deciders and readers (journal, dashboard) see it. */
+export interface WaitingRequest {
+  readonly facts: RequestFacts;
+  /** The cursor it waits on (see waitingCursor). */
+  readonly cursor: Cursor;
+  /** Clock reading when it started waiting. */
+  readonly since: number;
+  /** Answers it now with an effect (a "while waiting" fault); false when it was already answered. */
+  interrupt(effect: Effect): boolean;
+  /** Runs `cleanup` when it ends, however it ends. */
+  onEnd(cleanup: () => void): void;
+}
+
+/** Every waiting subscribe request, read-only: one registry, one count. */
+export interface WaitingRequests extends Iterable<WaitingRequest> {
+  readonly size: number;
+  has(request: WaitingRequest): boolean;
+}
+
+export function describeRequest(facts: RequestFacts): string {
+  return `${facts.operation} ${facts.cache}/${facts.topic}`;
+}
+
+/** Log fields for a request: never the token, only its id. */
+export function requestFields(facts: RequestFacts): Record<string, string> {
+  return {
+    operation: facts.operation,
+    cache: facts.cache,
+    topic: facts.topic,
+    ...(facts.tokenId !== undefined ? { tokenId: facts.tokenId } : {}),
+  };
+}

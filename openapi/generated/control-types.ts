@@ -1,0 +1,1301 @@
+// Generated from openapi/control.yaml by 'npm run openapi:compile' (scripts/compile-types.ts). Do not edit.
+export interface paths {
+    "/_emulator/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 200 once the emulator is ready. */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back to a clean start, without a restart.
+         * @description Topics, retained messages, waiting subscribers (answered `{"items": []}` at once),
+         *     token withdrawals (scheduled ones too), fault rules, chaos draws, scheduled page
+         *     changes, limit counters and the clock (back to real time) all return to how they were
+         *     just after start-up. What the configuration set stays or is restored: caches, API keys,
+         *     the limits profile, chaos from `--chaos-seed` (restarted, so its draws replay), and the
+         *     `--scenario` file (applied again, its times counted from the reset).
+         */
+        post: operations["reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything the emulator holds now. */
+        get: operations["getState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happens in the emulator, live, as server-sent events (the dashboard's feed).
+         * @description A `text/event-stream` that stays open (`curl -N`). It starts with `retry:` and a `hello`
+         *     message, then sends one message per event as it happens. Each message has an `id`
+         *     (counting the messages of this connection from 1), an `event` name (the kind below)
+         *     and one line of JSON `data`: the event itself, with its `kind`. A comment line
+         *     (`: heartbeat`) comes every 15 s. Kinds:
+         *
+         *     - `hello`: `{version, state}`, `state` as answered by GET /_emulator/state; sent once, first.
+         *     - `published`: `{at, cache, topic, page, sequenceNumber, value, size, truncated}`: a
+         *       message was numbered and retained. `value` is `{text}` or `{binary}` (base64), cut to
+         *       a preview of 512 characters (`truncated`); `size` is the whole value's characters
+         *       (text) or bytes (binary).
+         *     - `page-changed`: `{at, cache, topic, page}`: the topic was evicted and recreated on `page`.
+         *     - `waiting`: `{at, cache, topic, waiting}`: how many subscribers wait on the topic now
+         *       (changes within one turn of the event loop are sent once, with the last count).
+         *     - `control`: `{at, operationId}`: a control operation changed something (from HTTP, the
+         *       programmatic API or a scenario).
+         *     - `request`: `{at, record}`: a request was answered (the request journal's record).
+         *     - `gap`: `{dropped}`: this reader fell behind and `dropped` events were not sent.
+         *
+         *     `at` is the emulator's clock (ms since the epoch).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a token with the given permissions.
+         * @description The token is in the provider's portable format (base64 of `{"api_key": "<jwt>",
+         *     "endpoint": "<host:port>"}`) and expires `ttlSeconds` after the emulator's clock reading,
+         *     so advancing a virtual clock expires it.
+         */
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/tokens/{tokenId}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token id given when the token was issued. */
+                tokenId: components["parameters"]["tokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every token with this id expires now (or after `afterMs` of clock time).
+         * @description Later requests with such a token answer 401 `expired_token`.
+         */
+        post: operations["expireToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/tokens/{tokenId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token id given when the token was issued. */
+                tokenId: components["parameters"]["tokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every token with this id is revoked now (or after `afterMs` of clock time).
+         * @description Later requests with such a token answer 401 `invalid_token`.
+         */
+        post: operations["revokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/topics/{cacheName}/{topicName}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                topicName: components["parameters"]["topicName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The topic is evicted and recreated (a page change), now or when scheduled.
+         * @description The topic gets a new, greater page; numbering restarts at 1 and retained messages are
+         *     gone. Subscribers waiting on it keep waiting, and are answered with a discontinuity
+         *     carrying the new page together with its first message (at once and alone with
+         *     `--discontinuity alone`; see x-emulator-discontinuity in topics.yaml). With `afterSequenceNumber` K the change happens right after the message
+         *     numbered K is published (K is delivered first); with `afterMs` once the clock has moved
+         *     that far. A topic that does not exist yet is created. One schedule per topic: a new one
+         *     replaces the old.
+         */
+        post: operations["resetTopic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clock's mode and reading. */
+        get: operations["getClock"];
+        put?: never;
+        /**
+         * Freeze, set, advance the clock, or go back to real time.
+         * @description The clock drives token expiry, long-poll timeouts, rate-limit windows, scheduled page
+         *     changes, token withdrawals and time-bound fault rules. Advancing past a waiting
+         *     long-poll's timeout answers it at once. Members apply in the order mode, setTo,
+         *     advanceMs: `{"mode": "virtual"}` freezes the clock at its reading, `{"setTo": ...}` sets
+         *     it (and freezes it), `{"advanceMs": N}` moves it forward (in real mode, as an offset),
+         *     `{"mode": "real"}` returns to the wall clock.
+         */
+        post: operations["setClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The active fault rules, oldest first. */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Add a fault rule; the answer carries its id.
+         * @description For example `{"operation": "publish", "cache": "c", "topic": "t", "status": 429,
+         *     "retryAfterSeconds": 1, "count": 1}` makes the next publish to c/t answer 429 with
+         *     `Retry-After: 1`. A rule whose `count` is used up is removed.
+         */
+        post: operations["addFault"];
+        /** Remove every fault rule. */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faultId: components["parameters"]["faultId"];
+            };
+            cookie?: never;
+        };
+        /** One fault rule. */
+        get: operations["getFault"];
+        put?: never;
+        post?: never;
+        /** Remove one fault rule; answers the rule as it was. */
+        delete: operations["removeFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account limits profile and its current usage. */
+        get: operations["getLimits"];
+        /** Switch the account limits on or off, or tune them. */
+        put: operations["setLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/chaos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether seeded chaos is on, with its seed and counts. */
+        get: operations["getChaos"];
+        /**
+         * Start seeded chaos (replacing any running chaos).
+         * @description Each matching service request draws from a PRNG seeded with `seed`: with probability
+         *     `rate` it gets one of `kinds`, also drawn. The same seed and the same sequence of
+         *     requests give the same faults, so a failing client test replays exactly; the seed is in
+         *     every chaos log line.
+         */
+        put: operations["startChaos"];
+        post?: never;
+        /** Stop chaos. */
+        delete: operations["stopChaos"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a scenario (JSON or YAML) now.
+         * @description Adds what the scenario describes to what is already there (reset first for a clean
+         *     slate). Times in it count from now, on the emulator's clock. Order: clock, limits,
+         *     chaos, faults, topic resets, token withdrawals.
+         */
+        post: operations["applyScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Health: {
+            /** @constant */
+            status: "ok";
+            version: string;
+        };
+        ResourceName: string;
+        TokenId: string;
+        /** @description Milliseconds of the emulator's clock (virtual when frozen). */
+        DurationMs: number;
+        /**
+         * @description Which service operation a rule applies to.
+         * @enum {unknown}
+         */
+        Operation: "publish" | "subscribe" | "any";
+        Removed: {
+            removed: number;
+        };
+        ResetResult: {
+            /** @description Waiting subscribers answered `{"items": []}` by the reset. */
+            answeredSubscribers: number;
+            removedFaults: number;
+            clock: components["schemas"]["Clock"];
+        };
+        Permission: {
+            /** @enum {unknown} */
+            role: "publishsubscribe" | "subscribeonly" | "publishonly";
+            /** @description A cache name, or `*` for every cache. */
+            cache: string;
+            /** @description A topic name, or `*` (the default) for every topic. */
+            topic?: string;
+            /** @description Instead of `topic`, every topic whose name starts with this. */
+            topicPrefix?: string;
+        };
+        TokenRequest: {
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * @description Lifetime in seconds, at most 25 hours (disposable tokens must expire).
+             * @default 3600
+             */
+            ttlSeconds?: number;
+            tokenId?: components["schemas"]["TokenId"];
+        };
+        IssuedToken: {
+            /** @description The portable token (base64 of `{"api_key", "endpoint"}`). */
+            token: string;
+            /** Format: date-time */
+            expiresAt: string;
+            tokenId?: components["schemas"]["TokenId"];
+        };
+        WithdrawalInput: {
+            afterMs?: components["schemas"]["DurationMs"];
+        };
+        TokenWithdrawal: {
+            tokenId: components["schemas"]["TokenId"];
+            /** @enum {unknown} */
+            how: "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description Clock time at which it takes (took) effect.
+             */
+            at: string;
+            /** @description True while it waits for the clock to reach `at`. */
+            scheduled: boolean;
+        };
+        TopicResetInput: {
+            /** @description Change the page right after the message with this number is published. */
+            afterSequenceNumber?: number;
+            afterMs?: components["schemas"]["DurationMs"];
+        };
+        TopicReset: {
+            cache: string;
+            topic: string;
+            previousPage: number;
+            page: number;
+        };
+        ScheduledTopicReset: {
+            cache: string;
+            topic: string;
+            /** @description The topic's current page (it changes when the schedule fires). */
+            page: number;
+            afterSequenceNumber?: number;
+            /** Format: date-time */
+            at?: string;
+        };
+        ClockInput: {
+            /**
+             * @description `virtual` freezes the clock at its reading; `real` returns to the wall clock (no offset).
+             * @enum {unknown}
+             */
+            mode?: "real" | "virtual";
+            /**
+             * @description An ISO 8601 time or epoch milliseconds; the clock is frozen there. At most
+             *     8639936838000000: the last Date less two years and 25 hours, so every time scheduled
+             *     from the clock (rule windows, token lifetimes) is still a valid Date.
+             */
+            setTo?: string | number;
+            advanceMs?: components["schemas"]["DurationMs"];
+        } & unknown;
+        Clock: {
+            /** @enum {unknown} */
+            mode: "real" | "virtual";
+            /** Format: date-time */
+            now: string;
+            nowMs: number;
+            /** @description Timers waiting on the clock (long-poll timeouts, schedules). */
+            pendingTimers: number;
+        };
+        /**
+         * @description A fault rule: which requests it matches, what it does to them, how often.
+         *     Matching: `operation` (default any), `cache`, `topic` or `topicPrefix`, `tokenId`
+         *     (the id of a token the emulator signed). Effect: `status` (with `code`, `message`,
+         *     `retryAfterSeconds`), `drop` (the connection is destroyed without an answer), and/or
+         *     `delayMs` (real time, before the effect or before normal handling). How often: `skip`
+         *     matching requests first, then each with `probability` (replayable with `seed`), at most
+         *     `count` times (absent: until removed), from `startAfterMs` for `durationMs` of clock
+         *     time. Subscribe only: `afterItems` N lets N items through to matching subscribes (the
+         *     response that crosses N is cut to exactly N), then the rule applies; `whileWaiting`
+         *     answers a matching subscribe that has waited `waitedMs` of clock time (including
+         *     requests already waiting when the rule is added).
+         */
+        FaultRuleInput: {
+            operation?: components["schemas"]["Operation"];
+            cache?: components["schemas"]["ResourceName"];
+            topic?: components["schemas"]["ResourceName"];
+            topicPrefix?: string;
+            tokenId?: components["schemas"]["TokenId"];
+            /**
+             * @description An error status of the contract's table, or 503 for an outage.
+             * @enum {unknown}
+             */
+            status?: 400 | 401 | 403 | 404 | 429 | 500 | 503;
+            /**
+             * @description The error code in the body; it must belong to `status` (default: 400
+             *     invalid_request, 401 invalid_token, 403 permission_denied, 404 cache_not_found,
+             *     429 limit_exceeded, 500 internal_error, 503 service_unavailable).
+             * @enum {unknown}
+             */
+            code?: "invalid_request" | "invalid_parameter" | "missing_token" | "invalid_token" | "expired_token" | "permission_denied" | "cache_not_found" | "limit_exceeded" | "internal_error" | "service_unavailable";
+            message?: string;
+            /** @description The `Retry-After` header (429 answers carry `Retry-After: 1` by default). */
+            retryAfterSeconds?: number;
+            /**
+             * @description Destroy the connection without answering.
+             * @constant
+             */
+            drop?: true;
+            /** @description Real milliseconds to hold the request (abandoned if the client leaves or the emulator resets). */
+            delayMs?: number;
+            afterItems?: number;
+            /** @constant */
+            whileWaiting?: true;
+            waitedMs?: components["schemas"]["DurationMs"];
+            skip?: number;
+            count?: number;
+            probability?: number;
+            /** @description Seed of the rule's PRNG (mulberry32); a random one is chosen and shown when absent. */
+            seed?: number;
+            startAfterMs?: components["schemas"]["DurationMs"];
+            /** @description Clock milliseconds after which the rule is removed (counted from when it starts). */
+            durationMs?: number;
+        } & ((unknown | unknown | unknown) & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        Fault: {
+            id: string;
+            rule: components["schemas"]["FaultRuleInput"];
+            /** @description False before `startAfterMs` has passed, and while `afterItems` items are still being let through. */
+            armed: boolean;
+            /** @description Items let through so far (rules with `afterItems`). */
+            delivered?: number;
+            /** @description Matching requests considered while armed. */
+            matched: number;
+            fired: number;
+            /** @description Times it may still fire; null when unbounded. */
+            remaining: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            endsAt?: string;
+        };
+        FaultList: {
+            faults: components["schemas"]["Fault"][];
+        };
+        LimitsInput: {
+            enabled?: boolean;
+            operationsPerSecond?: number;
+            concurrentSubscriptions?: number;
+        };
+        Limits: {
+            enabled: boolean;
+            operationsPerSecond: number;
+            concurrentSubscriptions: number;
+            /** @description The hard payload limit (`--payload-limit`, 413); not changed here. */
+            payloadBytes: number;
+            usage: {
+                /** Format: date-time */
+                windowStartedAt: string;
+                /** @description Operations counted in the current one-second window, summed over the caches (each has its own limit). */
+                operations: number;
+                /** @description Subscribe requests waiting now, summed over the caches (each has its own limit). */
+                subscriptions: number;
+            };
+        };
+        /**
+         * @description `throttle`: 429 limit_exceeded with Retry-After 1. `error`: 500 internal_error.
+         *     `outage`: 503 service_unavailable with Retry-After 1. `delay`: a real delay of up to
+         *     `maxDelayMs`, then normal handling. `drop`: the connection is destroyed.
+         *     `pageChange`: the addressed topic changes page, then normal handling.
+         * @enum {unknown}
+         */
+        ChaosKind: "throttle" | "error" | "outage" | "delay" | "drop" | "pageChange";
+        ChaosInput: {
+            seed: number;
+            /**
+             * @description Probability that a matching request gets a fault.
+             * @default 0.1
+             */
+            rate?: number;
+            /**
+             * @default [
+             *       "throttle",
+             *       "error",
+             *       "outage",
+             *       "delay",
+             *       "drop",
+             *       "pageChange"
+             *     ]
+             */
+            kinds?: components["schemas"]["ChaosKind"][];
+            operation?: components["schemas"]["Operation"];
+            cache?: components["schemas"]["ResourceName"];
+            topic?: components["schemas"]["ResourceName"];
+            /** @default 2000 */
+            maxDelayMs?: number;
+        };
+        Chaos: {
+            enabled: boolean;
+            seed?: number;
+            rate?: number;
+            kinds?: components["schemas"]["ChaosKind"][];
+            operation?: components["schemas"]["Operation"];
+            cache?: string;
+            topic?: string;
+            maxDelayMs?: number;
+            /** @description Matching requests that drew so far. */
+            draws?: number;
+            /** @description Faults injected so far. */
+            injected?: number;
+        };
+        TopicState: {
+            cache: string;
+            topic: string;
+            page: number;
+            /** @description Oldest retained message's number; null when none is retained. */
+            firstSequenceNumber: number | null;
+            lastSequenceNumber: number | null;
+            retainedCount: number;
+            nextSequenceNumber: number;
+            waitingSubscribers: number;
+        };
+        WaitingSubscriberState: {
+            cache: string;
+            topic: string;
+            sequenceNumber: number;
+            sequencePage: number;
+            /** @description Clock milliseconds it has waited. */
+            waitedMs: number;
+            /**
+             * Format: date-time
+             * @description The clock's reading when it started waiting.
+             */
+            since: string;
+            /** @description Who waits, named as the request events' `client` names a caller, never by the credential: `token:<tokenId>`, `token:#<digest>` for a token without id, `key:#<digest>` for an API key (the first 12 hex digits of the credential's SHA-256). */
+            client: string | null;
+        };
+        State: {
+            caches: string[];
+            topics: components["schemas"]["TopicState"][];
+            waitingSubscribers: components["schemas"]["WaitingSubscriberState"][];
+            faults: components["schemas"]["Fault"][];
+            scheduled: {
+                topicResets: components["schemas"]["ScheduledTopicReset"][];
+                tokenWithdrawals: components["schemas"]["TokenWithdrawal"][];
+            };
+            limits: components["schemas"]["Limits"];
+            chaos: components["schemas"]["Chaos"];
+            clock: components["schemas"]["Clock"];
+        };
+        ScenarioTopicReset: {
+            cache: components["schemas"]["ResourceName"];
+            topic: components["schemas"]["ResourceName"];
+            afterSequenceNumber?: number;
+            afterMs?: components["schemas"]["DurationMs"];
+        };
+        ScenarioTokenWithdrawal: {
+            tokenId: components["schemas"]["TokenId"];
+            /** @enum {unknown} */
+            action: "expire" | "revoke";
+            afterMs?: components["schemas"]["DurationMs"];
+        };
+        /**
+         * @description A scenario: what should go wrong, and when, in one file. For example "topic t resets
+         *     after message 5; the 3rd subscribe on t gets 429 with Retry-After 1; token X expires at
+         *     +30 s" (fixtures/scenarios/). Times count from when the scenario is applied.
+         */
+        Scenario: {
+            $schema?: string;
+            name?: string;
+            description?: string;
+            clock?: components["schemas"]["ClockInput"];
+            limits?: components["schemas"]["LimitsInput"];
+            chaos?: components["schemas"]["ChaosInput"];
+            faults?: components["schemas"]["FaultRuleInput"][];
+            topicResets?: components["schemas"]["ScenarioTopicReset"][];
+            tokens?: components["schemas"]["ScenarioTokenWithdrawal"][];
+        };
+        ScenarioApplied: {
+            name?: string;
+            faults: components["schemas"]["Fault"][];
+            topicResets: (components["schemas"]["TopicReset"] | components["schemas"]["ScheduledTopicReset"])[];
+            tokenWithdrawals: components["schemas"]["TokenWithdrawal"][];
+            limits?: components["schemas"]["Limits"];
+            chaos?: components["schemas"]["Chaos"];
+            clock: components["schemas"]["Clock"];
+        };
+        /** @description Every error of the control plane; the codes share the one registry with the service's. */
+        Error: {
+            /** @enum {string} */
+            code: "invalid_body" | "invalid_request" | "invalid_parameter" | "unsupported_content_type" | "payload_too_large" | "admin_key_required" | "admin_key_invalid" | "fault_not_found" | "cache_not_found" | "route_not_found" | "method_not_allowed" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "internal_error";
+            message: string;
+        };
+    };
+    responses: {
+        /** @description The body is not valid JSON (`invalid_request`) or breaks the schema (`invalid_body`). */
+        InvalidBody: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An admin key is configured and the request carries none (`admin_key_required`). */
+        AdminKeyRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request's admin key is wrong (`admin_key_invalid`), or a web page the control plane does not serve sent it (`origin_not_allowed`, `host_not_allowed`: x-emulator-same-origin). */
+        AdminKeyInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No rule has this id (`fault_not_found`); used-up rules are removed. */
+        FaultNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        cacheName: components["schemas"]["ResourceName"];
+        topicName: components["schemas"]["ResourceName"];
+        /** @description The token id given when the token was issued. */
+        tokenId: components["schemas"]["TokenId"];
+        faultId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reset done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetResult"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    getState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["State"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (it does not end while the reader and the emulator are there). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedToken"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    expireToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token id given when the token was issued. */
+                tokenId: components["parameters"]["tokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalInput"];
+            };
+        };
+        responses: {
+            /** @description Done, or scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenWithdrawal"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token id given when the token was issued. */
+                tokenId: components["parameters"]["tokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalInput"];
+            };
+        };
+        responses: {
+            /** @description Done, or scheduled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenWithdrawal"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    resetTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                topicName: components["parameters"]["topicName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TopicResetInput"];
+            };
+        };
+        responses: {
+            /** @description The page changed now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicReset"];
+                };
+            };
+            /** @description The page change is scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledTopicReset"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockInput"];
+            };
+        };
+        responses: {
+            /** @description The clock after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Clock"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    addFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleInput"];
+            };
+        };
+        responses: {
+            /** @description The rule, with its id. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Removed"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    getFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faultId: components["parameters"]["faultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            404: components["responses"]["FaultNotFound"];
+        };
+    };
+    removeFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                faultId: components["parameters"]["faultId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fault"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            404: components["responses"]["FaultNotFound"];
+        };
+    };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    setLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsInput"];
+            };
+        };
+        responses: {
+            /** @description The limits after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Limits"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    getChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Chaos. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chaos"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    startChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChaosInput"];
+            };
+        };
+        responses: {
+            /** @description Chaos, started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chaos"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    stopChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Chaos, stopped (with the counts it reached). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chaos"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    applyScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Scenario"];
+                "application/yaml": components["schemas"]["Scenario"];
+            };
+        };
+        responses: {
+            /** @description What was set up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScenarioApplied"];
+                };
+            };
+            400: components["responses"]["InvalidBody"];
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description A cache the scenario names does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
+
+// Each schema under its own name.
+export type Health = components['schemas']['Health'];
+export type ResourceName = components['schemas']['ResourceName'];
+export type TokenId = components['schemas']['TokenId'];
+export type DurationMs = components['schemas']['DurationMs'];
+export type Operation = components['schemas']['Operation'];
+export type Removed = components['schemas']['Removed'];
+export type ResetResult = components['schemas']['ResetResult'];
+export type Permission = components['schemas']['Permission'];
+export type TokenRequest = components['schemas']['TokenRequest'];
+export type IssuedToken = components['schemas']['IssuedToken'];
+export type WithdrawalInput = components['schemas']['WithdrawalInput'];
+export type TokenWithdrawal = components['schemas']['TokenWithdrawal'];
+export type TopicResetInput = components['schemas']['TopicResetInput'];
+export type TopicReset = components['schemas']['TopicReset'];
+export type ScheduledTopicReset = components['schemas']['ScheduledTopicReset'];
+export type ClockInput = components['schemas']['ClockInput'];
+export type Clock = components['schemas']['Clock'];
+export type FaultRuleInput = components['schemas']['FaultRuleInput'];
+export type Fault = components['schemas']['Fault'];
+export type FaultList = components['schemas']['FaultList'];
+export type LimitsInput = components['schemas']['LimitsInput'];
+export type Limits = components['schemas']['Limits'];
+export type ChaosKind = components['schemas']['ChaosKind'];
+export type ChaosInput = components['schemas']['ChaosInput'];
+export type Chaos = components['schemas']['Chaos'];
+export type TopicState = components['schemas']['TopicState'];
+export type WaitingSubscriberState = components['schemas']['WaitingSubscriberState'];
+export type State = components['schemas']['State'];
+export type ScenarioTopicReset = components['schemas']['ScenarioTopicReset'];
+export type ScenarioTokenWithdrawal = components['schemas']['ScenarioTokenWithdrawal'];
+export type Scenario = components['schemas']['Scenario'];
+export type ScenarioApplied = components['schemas']['ScenarioApplied'];
+export type Error = components['schemas']['Error'];
