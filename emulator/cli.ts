@@ -108,6 +108,7 @@ function controlLines(emulator: RunningEmulator): string[] {
   const { url, settings } = emulator;
   if (!settings.controlPlane) return ['  Control:   off (--control off)'];
   const lines = [
+    `  Dashboard: ${url}/_emulator/ui${settings.adminKey !== undefined ? ' (asks for the admin key once)' : ''}`,
     `  Control:   ${url}/_emulator/${settings.adminKey !== undefined ? ' (send X-Emulator-Admin-Key)' : ''}`,
   ];
   if (settings.scenario !== undefined) lines.push(`  Scenario:  ${settings.scenario}`);

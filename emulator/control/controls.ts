@@ -33,6 +33,7 @@ import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
 import { judgeClients } from '../judge/judge.js';
+import type { EmulatorEvents } from '../events.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
 import { EmulatorMetrics } from '../metrics/metrics.js';
 import { applyScenario } from '../scenario/apply.js';
@@ -80,6 +81,7 @@ export class EmulatorControls {
     clock.useRealTime();
     limits.reset(limitsProfileOf(this.context.settings));
     this.applyStartup();
+    this.changed('reset');
     log.info(
       { answeredSubscribers, removedFaults },
       `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`,
@@ -88,20 +90,20 @@ export class EmulatorControls {
   }
 
   state(): State {
-    const { store, clock, faults, pageChanges, limits } = this.context;
+    const { store, clock, faults, pageChanges, limits, waiting } = this.context;
     const now = clock.now();
     const waitingSubscribers: WaitingSubscriberState[] = [];
-    for (const topic of store.topics()) {
-      for (const subscriber of topic.waiting) {
-        const { sequenceNumber, sequencePage } = subscriber.cursor;
-        waitingSubscribers.push({
-          cache: topic.cache,
-          topic: topic.name,
-          sequenceNumber,
-          sequencePage,
-          waitedMs: now - subscriber.since,
-        });
-      }
+    for (const subscriber of waiting) {
+      const { sequenceNumber, sequencePage } = subscriber.cursor;
+      waitingSubscribers.push({
+        cache: subscriber.topic.cache,
+        topic: subscriber.topic.name,
+        sequenceNumber,
+        sequencePage,
+        waitedMs: now - subscriber.since,
+        since: new Date(subscriber.since).toISOString(),
+        client: subscriber.client,
+      });
     }
     return {
       caches: store.cacheNames(),
@@ -132,6 +134,7 @@ export class EmulatorControls {
       this.context.clock.now(),
       this.endpoint,
     );
+    this.changed('issueToken');
     return { ...issued, ...(request.tokenId !== undefined ? { tokenId: request.tokenId } : {}) };
   }
 
@@ -153,10 +156,14 @@ export class EmulatorControls {
     why = CONTROL_PLANE,
   ): TopicReset | ScheduledTopicReset {
     const { pageChanges } = this.context;
-    if (when.afterSequenceNumber !== undefined)
-      return pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why);
-    if (when.afterMs) return pageChanges.afterTime(cache, topic, when.afterMs, why);
-    return pageChanges.changeNow(cache, topic, why);
+    const result =
+      when.afterSequenceNumber !== undefined
+        ? pageChanges.afterSequenceNumber(cache, topic, when.afterSequenceNumber, why)
+        : when.afterMs
+          ? pageChanges.afterTime(cache, topic, when.afterMs, why)
+          : pageChanges.changeNow(cache, topic, why);
+    this.changed('resetTopic');
+    return result;
   }
 
   clock(): Clock {
@@ -184,11 +191,12 @@ export class EmulatorControls {
     if (change.mode === 'real') clock.useRealTime();
     const state = clock.state();
     log.info({ change, clock: state }, `clock: ${state.mode} at ${state.now}`);
+    this.changed('setClock');
     return state;
   }
 
   addFault(rule: FaultRuleInput): Fault {
-    return this.context.faults.add(rule);
+    return this.changed('addFault', this.context.faults.add(rule));
   }
 
   faults(): Fault[] {
@@ -200,11 +208,11 @@ export class EmulatorControls {
   }
 
   removeFault(id: string): Fault {
-    return this.context.faults.remove(id);
+    return this.changed('removeFault', this.context.faults.remove(id));
   }
 
   clearFaults(): { removed: number } {
-    return { removed: this.context.faults.clear() };
+    return this.changed('clearFaults', { removed: this.context.faults.clear() });
   }
 
   limits(): Limits {
@@ -212,7 +220,7 @@ export class EmulatorControls {
   }
 
   setLimits(change: LimitsInput): Limits {
-    return this.context.limits.set(change);
+    return this.changed('setLimits', this.context.limits.set(change));
   }
 
   chaos(): Chaos {
@@ -220,15 +228,15 @@ export class EmulatorControls {
   }
 
   startChaos(input: ChaosInput): Chaos {
-    return this.context.faults.startChaos(input);
+    return this.changed('startChaos', this.context.faults.startChaos(input));
   }
 
   stopChaos(): Chaos {
-    return this.context.faults.stopChaos();
+    return this.changed('stopChaos', this.context.faults.stopChaos());
   }
 
   applyScenario(scenario: Scenario): ScenarioApplied {
-    return applyScenario(this, scenario);
+    return this.changed('applyScenario', applyScenario(this, scenario));
   }
 
   /** Publishes a scenario's messages, in order (checked first: caches, sizes). */
@@ -273,6 +281,11 @@ export class EmulatorControls {
     this.applyStartup();
   }
 
+  /** The emulator's event stream (GET /_emulator/events listens to it). */
+  get events(): EmulatorEvents {
+    return this.context.events;
+  }
+
   /** Stops every timer and delay (the emulator is closing). */
   dispose(): void {
     this.context.faults.reset();
@@ -293,6 +306,16 @@ export class EmulatorControls {
     { afterMs }: WithdrawalInput,
     why: string,
   ): TokenWithdrawal {
-    return this.withdrawals.withdraw(tokenId, how, afterMs, why);
+    return this.changed(
+      how === 'expired' ? 'expireToken' : 'revokeToken',
+      this.withdrawals.withdraw(tokenId, how, afterMs, why),
+    );
+  }
+
+  /** Tells the event stream that the operation changed something; returns its result. */
+  private changed<T>(operationId: string, result?: T): T {
+    const { events, clock } = this.context;
+    if (events.active) events.emit({ kind: 'control', at: clock.now(), operationId });
+    return result as T;
   }
 }

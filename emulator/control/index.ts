@@ -13,6 +13,7 @@ import type {
 } from '../../openapi/generated/control-types.js';
 import type { TokenRequest } from '../auth/tokens.js';
 import type { EmulatorControls } from './controls.js';
+import { eventStreamHandler } from './event-stream.js';
 import { healthHandler } from './health.js';
 import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
@@ -58,6 +59,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     }),
     op('countRequests', (r) => ok(controls.countRequests(body<RequestMatcher>(r)))),
     op('listClients', () => ok(controls.clients())),
+    eventStreamHandler(controls),
   ];
 }
 

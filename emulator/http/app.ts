@@ -21,6 +21,7 @@ import { registerCors } from '../security/cors.js';
 import type { EmulatorSettings } from '../settings.js';
 import { PageChanges } from '../topics/page-changes.js';
 import { InMemoryTopicStore } from '../topics/store.js';
+import { registerDashboard } from '../ui/dashboard-route.js';
 import { answerRead, applyEffectNow } from './answers.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { generatedCompilers } from './compilers.js';
@@ -107,14 +108,19 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   // ignore an expectation it does not know, so such a request is served as if it had none.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
-  const store = new InMemoryTopicStore(settings.caches, settings, clock);
+  const events = new EmulatorEvents();
+  const store = new InMemoryTopicStore(settings.caches, settings, clock, events);
   const pageChanges = new PageChanges(store, clock, log);
   // The waiting subscribes answer through answers.ts, like every other service answer.
-  const waiting = new WaitingSubscribes(clock, settings.longPollTimeoutMs, {
-    read: (request, reply, read) => answerRead(context, request, reply, read),
-    effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
-  });
-  const events = new EmulatorEvents();
+  const waiting = new WaitingSubscribes(
+    clock,
+    settings.longPollTimeoutMs,
+    {
+      read: (request, reply, read) => answerRead(context, request, reply, read),
+      effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
+    },
+    events,
+  );
   const context: EmulatorContext = {
     settings,
     clock,
@@ -162,5 +168,6 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
       controlHandlers(controls).filter((h) => served.has(h.operationId)),
     );
   });
+  if (settings.controlPlane) registerDashboard(app);
   return { app, context, controls };
 }

@@ -96,9 +96,13 @@ export function closeExchange(facts: ExchangeFacts, response: ServerResponse, ev
 const digestOf = (credential: string) => hash('sha256', credential, 'hex').slice(0, 12);
 
 /** Who called, without the credential: a token's id, else a digest of the credential. */
+export function clientIdentity(credential: string, principal: Principal | undefined): string {
+  if (principal?.kind === 'token' && principal.tokenId !== undefined) return `token:${principal.tokenId}`;
+  return `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf(credential)}`;
+}
+
 export function recordClient(facts: ExchangeFacts, credential: string, principal: Principal | undefined): void {
-  if (principal?.kind === 'token' && principal.tokenId !== undefined) facts.client = `token:${principal.tokenId}`;
-  else facts.client = `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf(credential)}`;
+  facts.client = clientIdentity(credential, principal);
 }
 
 /** The id a token claims, read without verifying it: only to name who called. */

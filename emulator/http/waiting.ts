@@ -1,15 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { credentialFrom } from '../auth/credentials.js';
 import type { Clock, ClockTimer } from '../clock.js';
+import type { EmulatorEvents } from '../events.js';
 import type { Effect, RequestFacts, WaitingRequest, WaitingRequests } from '../requests.js';
 import type { Cursor } from '../topics/read-plan.js';
 import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
 import type { Topic } from '../topics/topic.js';
+import { clientIdentity } from './exchanges.js';
 
 // A subscribe request that waits: one object owning its cursor, start time, request facts,
 // timer and reply, held in one registry. Its topic wakes it (answer), its timeout, a reset or
 // shutdown answer it with no items, a "while waiting" fault interrupts it, its client leaving
 // abandons it. Whichever comes first settles it, once: it leaves its topic and the registry,
-// its timer and the faults' timers are cancelled.
+// its timer and the faults' timers are cancelled. The registry tells the event stream how many
+// wait on a topic whenever one starts or stops waiting there.
 
 /** How a waiting request's answer leaves (http/answers.ts), given to the registry by the app. */
 export interface WaitingAnswers {
@@ -34,6 +38,18 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
 
   get maxItems(): number {
     return this.request.deliveries?.maxItems ?? Infinity;
+  }
+
+  /** Who waits, as the exchange's `client` names it (never the credential); worked out when asked. */
+  get client(): string | null {
+    const { request } = this;
+    if (request.principal === null) return null;
+    try {
+      const query = (request.query as { token?: unknown } | undefined)?.token;
+      return clientIdentity(credentialFrom(request.headers.authorization, query), request.principal);
+    } catch {
+      return null;
+    }
   }
 
   /** Answers with a read (its topic's wake) or with no items (timeout, reset, shutdown). */
@@ -87,6 +103,7 @@ export class WaitingSubscribes implements WaitingRequests {
     readonly clock: Clock,
     private readonly longPollTimeoutMs: number,
     readonly answers: WaitingAnswers,
+    private readonly events: EmulatorEvents,
   ) {}
 
   get size(): number {
@@ -112,6 +129,7 @@ export class WaitingSubscribes implements WaitingRequests {
     const waiting = new WaitingSubscribe(this, topic, cursor, facts, this.clock.now(), request, reply);
     this.entries.add(waiting);
     topic.park(waiting);
+    this.told(topic);
     if (this.longPollTimeoutMs > 0)
       waiting.timer = this.clock.schedule(this.longPollTimeoutMs, () => waiting.answer(EMPTY_READ));
     reply.raw.once('close', () => waiting.abandon());
@@ -126,6 +144,13 @@ export class WaitingSubscribes implements WaitingRequests {
   }
 
   forget(waiting: WaitingSubscribe): void {
-    this.entries.delete(waiting);
+    if (this.entries.delete(waiting)) this.told(waiting.topic);
+  }
+
+  /** The event stream hears how many wait on the topic now (only while someone listens). */
+  private told(topic: Topic): void {
+    if (!this.events.active) return;
+    const { cache, name } = topic;
+    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
   }
 }

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
+import type { EmulatorEvents } from '../events.js';
 import { PageSource } from './page-source.js';
+import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 
@@ -33,14 +35,17 @@ export class InMemoryTopicStore implements TopicStore {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
   private wakeObserver: ((latencyMs: number) => void) | undefined;
+  private readonly news: TopicNews | undefined;
 
   constructor(
     cacheNames: readonly string[],
     private readonly settings: TopicSettings,
     clock: Clock,
+    events?: EmulatorEvents,
   ) {
     for (const name of cacheNames) this.caches.set(name, new Map());
     this.pages = new PageSource(clock);
+    this.news = events && new TopicNews(events, clock);
   }
 
   hasCache(cache: string): boolean {
@@ -119,7 +124,7 @@ export class InMemoryTopicStore implements TopicStore {
 
   // Every topic of the store is made here, whether created on use or loaded.
   private newTopic(cache: string, name: string, page: number): Topic {
-    const topic = new Topic(cache, name, page, this.settings);
+    const topic = new Topic(cache, name, page, this.settings, this.news);
     topic.onWoke = this.wakeObserver;
     return topic;
   }

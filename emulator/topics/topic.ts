@@ -3,6 +3,7 @@ import { RetentionBuffer } from './retention.js';
 import { storeMessage, type MessageValue, type StoredMessage } from './message.js';
 import type { ReadAnswer, WaitingSubscriber } from './subscriber.js';
 import type { RetainedMessage } from './content.js';
+import type { TopicNews } from './topic-news.js';
 
 export interface TopicSettings {
   retention: number;
@@ -43,6 +44,8 @@ export class Topic {
     readonly name: string,
     private currentPage: number,
     private readonly settings: TopicSettings,
+    /** The event stream (dashboard, journal); absent in tests of the topic alone. */
+    private readonly news?: TopicNews,
   ) {
     this.retained = new RetentionBuffer(settings.retention);
   }
@@ -80,6 +83,7 @@ export class Topic {
     const seq = this.nextSeq;
     this.retained.push(storeMessage(this.currentPage, seq, value));
     this.nextSeq = seq + 1;
+    if (this.news?.active) this.news.published(this, seq, value);
     this.scheduleWake();
     this.onPublished?.(seq);
     return seq;
@@ -114,6 +118,7 @@ export class Topic {
     this.currentPage = newPage;
     this.nextSeq = 1;
     this.retained.clear(1);
+    if (this.news?.active) this.news.pageChanged(this);
     this.wakeWaiting();
   }
 

@@ -59,6 +59,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happens in the emulator, live, as server-sent events (the dashboard's feed).
+         * @description A `text/event-stream` that stays open (`curl -N`). It starts with `retry:` and a `hello`
+         *     message, then sends one message per event as it happens. Each message has an `id`
+         *     (counting the messages of this connection from 1), an `event` name (the kind below)
+         *     and one line of JSON `data`: the event itself, with its `kind`. A comment line
+         *     (`: heartbeat`) comes every 15 s. Kinds:
+         *
+         *     - `hello`: `{version, state}`, `state` as answered by GET /_emulator/state; sent once, first.
+         *     - `published`: `{at, cache, topic, page, sequenceNumber, value, size, truncated}`: a
+         *       message was numbered and retained. `value` is `{text}` or `{binary}` (base64), cut to
+         *       a preview of 512 characters (`truncated`); `size` is the whole value's characters
+         *       (text) or bytes (binary).
+         *     - `page-changed`: `{at, cache, topic, page}`: the topic was evicted and recreated on `page`.
+         *     - `waiting`: `{at, cache, topic, waiting}`: how many subscribers wait on the topic now
+         *       (changes within one turn of the event loop are sent once, with the last count).
+         *     - `control`: `{at, operationId}`: a control operation changed something (from HTTP, the
+         *       programmatic API or a scenario).
+         *     - `request`: `{at, record}`: a request was answered (the request journal's record).
+         *     - `gap`: `{dropped}`: this reader fell behind and `dropped` events were not sent.
+         *
+         *     `at` is the emulator's clock (ms since the epoch).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/tokens": {
         parameters: {
             query?: never;
@@ -688,6 +727,13 @@ export interface components {
             sequencePage: number;
             /** @description Clock milliseconds it has waited. */
             waitedMs: number;
+            /**
+             * Format: date-time
+             * @description The clock's reading when it started waiting.
+             */
+            since: string;
+            /** @description Who waits, named as the request events' `client` names a caller, never by the credential: `token:<tokenId>`, `token:#<digest>` for a token without id, `key:#<digest>` for an API key (the first 12 hex digits of the credential's SHA-256). */
+            client: string | null;
         };
         State: {
             caches: string[];
@@ -1146,6 +1192,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["State"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (it does not end while the reader and the emulator are there). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             401: components["responses"]["AdminKeyRequired"];

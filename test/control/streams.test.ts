@@ -209,16 +209,27 @@ describe('the clock', () => {
     expect(Math.abs(real.nowMs - Date.now())).toBeLessThan(60_000);
   });
 
-  it('the state shows how long each subscriber has waited, with its cursor', async () => {
+  it('the state shows how long each subscriber has waited, since when, with its cursor and client', async () => {
     emulator.setClock({ mode: 'virtual' });
     await publishMany(emulator, 't', 1);
     const page = emulator.state().topics[0]!.page;
+    const since = emulator.state().clock.now;
     const waiting = client.subscribe('t', { seq: 2, page });
     await waitForWaiting(emulator, 1);
     emulator.advanceClock(1500);
     expect(emulator.state().waitingSubscribers).toEqual([
-      { cache: CACHE, topic: 't', sequenceNumber: 2, sequencePage: page, waitedMs: 1500 },
+      {
+        cache: CACHE,
+        topic: 't',
+        sequenceNumber: 2,
+        sequencePage: page,
+        waitedMs: 1500,
+        since,
+        // The API key's identity, as request events name it: a digest, never the key.
+        client: expect.stringMatching(/^key:#[0-9a-f]{12}$/),
+      },
     ]);
+    expect(JSON.stringify(emulator.state())).not.toContain(emulator.apiKey);
     const state = (await (await client.control('GET', '/state')).json()) as Record<string, unknown>;
     expect(state).toMatchObject({
       caches: [CACHE],
@@ -238,8 +249,17 @@ describe('the clock', () => {
       faults: [],
       clock: { mode: 'virtual' },
     });
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'subscribeonly', cache: '*' }],
+      ttlSeconds: 600,
+      tokenId: 'reader-1',
+    });
+    const withToken = client.subscribe('t', { seq: 2, page }, { token });
+    await waitForWaiting(emulator, 2);
+    expect(emulator.state().waitingSubscribers.map((w) => w.client)).toContain('token:reader-1');
     await publishMany(emulator, 't', 1);
     expect(numbersOf(await itemsOf(await waiting))).toEqual([2]);
+    expect(numbersOf(await itemsOf(await withToken))).toEqual([2]);
   });
 });
 

@@ -31,6 +31,12 @@ describe('npx topics-emulator', () => {
     const banner = run.stdout();
     expect(banner).toContain('Caches:    default-cache');
     expect(banner).toContain(KEY);
+    // The dashboard's URL (served from dist/dashboard/, which npm ci builds).
+    const dashboard = /Dashboard: (http:\/\/\S+)/.exec(banner)![1]!;
+    expect(dashboard).toBe(`${url}/_emulator/ui`);
+    const page = await fetch(dashboard);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toContain('/_emulator/ui/dashboard.js');
     // The printed curl lines, as a user would paste them.
     const publishLine = /Publish:\s+(curl .*)/.exec(banner)![1]!;
     expect(publishLine).toContain(`-H 'Authorization: ${KEY}'`);

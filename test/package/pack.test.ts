@@ -96,6 +96,9 @@ describe('npm package', () => {
         'dist/emulator/cli.js',
         'dist/emulator/index.js',
         'dist/emulator/index.d.ts',
+        'dist/dashboard/index.html',
+        'dist/dashboard/dashboard.js',
+        'dist/dashboard/dashboard.css',
         // The types generated from the documents, which the client's and the modules' types import.
         'dist/openapi/generated/control-types.d.ts',
         'dist/openapi/generated/topics-types.d.ts',
@@ -137,21 +140,30 @@ describe('npm package', () => {
     expect(stdout).toContain('Usage: topics-conformance');
   });
 
-  it('imports as an ES module library: startEmulator() serves health', async () => {
+  it('imports as an ES module library: startEmulator() serves health and the dashboard', async () => {
     await writeFile(
       join(projectDir, 'check.mjs'),
       [
         "import { startEmulator } from 'topics-emulator';",
         "const emulator = await startEmulator({ port: 0, logLevel: 'silent' });",
         "const response = await fetch(emulator.url + '/_emulator/health');",
-        'console.log(JSON.stringify({ status: response.status, body: await response.json() }));',
+        "const dashboard = await fetch(emulator.url + '/_emulator/ui/dashboard.js');",
+        'const script = await dashboard.text();',
+        'console.log(JSON.stringify({ status: response.status, body: await response.json(), dashboard: dashboard.status, bytes: script.length }));',
         'await emulator.close();',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: projectDir, timeout: 30_000 });
-    const result = JSON.parse(stdout.trim()) as { status: number; body: { status: string } };
+    const result = JSON.parse(stdout.trim()) as {
+      status: number;
+      body: { status: string };
+      dashboard: number;
+      bytes: number;
+    };
     expect(result.status).toBe(200);
     expect(result.body.status).toBe('ok');
+    expect(result.dashboard).toBe(200);
+    expect(result.bytes).toBeGreaterThan(10_000);
   });
 
   it('type-checks a TypeScript consumer against the published declarations', async () => {

@@ -92,6 +92,11 @@ async function send(
   body?: string,
 ): Promise<Sent> {
   const answer = await request(`${base}${op.path}`, { method: op.method as 'POST', headers, body: body ?? null });
+  // The event stream never ends on its own: its headers are the answer.
+  if (String(answer.headers['content-type']).startsWith('text/event-stream')) {
+    answer.body.destroy();
+    return { status: answer.statusCode, code: undefined, headers: answer.headers };
+  }
   const text = await answer.body.text();
   const code = text.startsWith('{') ? (JSON.parse(text) as { code?: string }).code : undefined;
   return { status: answer.statusCode, code, headers: answer.headers };

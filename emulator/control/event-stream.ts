@@ -1,0 +1,34 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { OperationHandler } from '../context.js';
+import { defaultStreamOptions, EventStream, type EventStreamOptions } from '../live/event-stream.js';
+import { version } from '../version.js';
+import type { EmulatorControls } from './controls.js';
+
+// GET /_emulator/events (streamEvents): the event stream as server-sent events, for the
+// dashboard and anyone with curl -N. The response is taken over from fastify (it never ends on
+// its own); the reader's disconnect, or the emulator closing its sockets, ends it and removes
+// its listener.
+
+export function eventStreamHandler(
+  controls: EmulatorControls,
+  options: EventStreamOptions = defaultStreamOptions,
+): OperationHandler {
+  return {
+    operationId: 'streamEvents',
+    handle(_request, reply) {
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        // Headers fastify's hooks set (CORS for a configured control-plane origin) go out too.
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      response.flushHeaders();
+      const stream = new EventStream(response, controls.events, { version, state: controls.state() }, options);
+      response.once('close', () => stream.close());
+      response.on('error', () => stream.close());
+    },
+  };
+}

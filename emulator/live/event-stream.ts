@@ -1,0 +1,106 @@
+import type { EmulatorEvent, EmulatorEvents } from '../events.js';
+import { sseComment, sseMessage, sseRetry } from './sse.js';
+import { wireData } from './wire.js';
+
+// One reader of the event stream (GET /_emulator/events): a `hello` with what the reader needs
+// to draw itself, then every event as it happens, and a heartbeat comment while nothing does.
+// A reader that falls behind cannot grow memory without bound: past `maxBufferedBytes` waiting
+// in its socket, events are counted instead of written, and a `gap` message says how many were
+// lost once it catches up. Waiting-count changes of one topic within one turn of the event loop
+// are sent once, with the last count (a publish can answer thousands of subscribers).
+
+export interface EventStreamOptions {
+  /** A comment line every this many milliseconds (real time), so proxies and readers see a live connection. */
+  heartbeatMs: number;
+  /** The `retry:` advice: how long a reader waits before reconnecting. */
+  retryMs: number;
+  /** Bytes that may wait in the socket; past this, events are dropped and counted. */
+  maxBufferedBytes: number;
+}
+
+export const defaultStreamOptions: EventStreamOptions = {
+  heartbeatMs: 15_000,
+  retryMs: 1_000,
+  maxBufferedBytes: 256 * 1024,
+};
+
+/** Where the stream writes: a ServerResponse in the emulator, any writable in tests. */
+export interface StreamSink {
+  write(chunk: string): boolean;
+  end(): void;
+  readonly writableLength: number;
+}
+
+export class EventStream {
+  private nextId = 1;
+  private dropped = 0;
+  private closed = false;
+  private readonly waiting = new Map<string, EmulatorEvent>();
+  private waitingFlush: NodeJS.Immediate | undefined;
+  private readonly stopListening: () => void;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly sink: StreamSink,
+    events: EmulatorEvents,
+    hello: unknown,
+    private readonly options: EventStreamOptions = defaultStreamOptions,
+  ) {
+    sink.write(sseRetry(options.retryMs));
+    this.send('hello', hello);
+    this.stopListening = events.on((event) => this.receive(event));
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Events counted but not written so far (the reader was too slow). */
+  get droppedEvents(): number {
+    return this.dropped;
+  }
+
+  /** Stops listening and ends the response; safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopListening();
+    clearInterval(this.heartbeat);
+    if (this.waitingFlush) clearImmediate(this.waitingFlush);
+    this.waiting.clear();
+    this.sink.end();
+  }
+
+  private receive(event: EmulatorEvent): void {
+    if (event.kind !== 'waiting') return this.send(event.kind, wireData(event));
+    this.waiting.set(`${event.cache}\n${event.topic}`, event);
+    this.waitingFlush ??= setImmediate(() => {
+      this.waitingFlush = undefined;
+      const pending = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const waiting of pending) this.send('waiting', waiting);
+    });
+  }
+
+  private send(event: string, data: unknown): void {
+    if (this.closed) return;
+    if (!this.room()) {
+      this.dropped += 1;
+      return;
+    }
+    this.sink.write(sseMessage({ id: this.nextId++, event, data }));
+  }
+
+  private beat(): void {
+    if (this.room()) this.sink.write(sseComment('heartbeat'));
+  }
+
+  /** Whether the socket has room; once it has, a pending gap is announced first. */
+  private room(): boolean {
+    if (this.sink.writableLength > this.options.maxBufferedBytes) return false;
+    if (this.dropped > 0) {
+      const dropped = this.dropped;
+      this.dropped = 0;
+      this.sink.write(sseMessage({ id: this.nextId++, event: 'gap', data: { dropped } }));
+    }
+    return true;
+  }
+}

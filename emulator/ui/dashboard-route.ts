@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { EmulatorError } from '../errors.js';
+
+// GET /_emulator/ui: the dashboard, built into dist/dashboard/ (scripts/build-dashboard.mjs) and
+// served from the emulator's own port. The page is open (it holds no state: what it shows comes
+// from the control plane, which asks for the admin key when one is set); the browser guard, the
+// Host check and the control plane's same-origin rule apply to it like to every /_emulator/ route.
+// Its Content-Security-Policy lets it load and call nothing but its own origin.
+
+const FILES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  'dashboard.css': 'text/css; charset=utf-8',
+};
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
+
+/** Where the built dashboard is: dist/dashboard/, whether this file runs compiled (dist/emulator/ui/) or from source. */
+export function builtDashboardDirectory(): string {
+  const compiled = import.meta.url.endsWith('.js');
+  return fileURLToPath(new URL(compiled ? '../../dashboard/' : '../../dist/dashboard/', import.meta.url));
+}
+
+export function registerDashboard(app: FastifyInstance, directory = builtDashboardDirectory()): void {
+  // Read on first request, then kept: start-up reads nothing.
+  const cache = new Map<string, Buffer>();
+  const fileOf = (name: string): Buffer => {
+    let bytes = cache.get(name);
+    if (bytes === undefined) {
+      try {
+        bytes = readFileSync(`${directory}${name}`);
+      } catch {
+        throw new EmulatorError(
+          'route_not_found',
+          'The dashboard is not built in this checkout: run npm run build (it writes dist/dashboard/).',
+        );
+      }
+      cache.set(name, bytes);
+    }
+    return bytes;
+  };
+  const send = (name: string) => (_request: unknown, reply: FastifyReply) =>
+    reply
+      .code(200)
+      .headers({ 'content-type': FILES[name]!, ...SECURITY_HEADERS })
+      .send(fileOf(name));
+  app.get('/_emulator/ui', send('index.html'));
+  app.get('/_emulator/ui/', send('index.html'));
+  for (const name of Object.keys(FILES)) if (name !== 'index.html') app.get(`/_emulator/ui/${name}`, send(name));
+}
