@@ -38,6 +38,11 @@ export class EmulatorEvents {
     return this.listeners.size > 0;
   }
 
+  /** How many listen now (the journal and metrics listen from the start; each event-stream reader adds one). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** Adds a listener; returns the function that removes it. */
   on(listener: EventListener): () => void {
     this.listeners.add(listener);
