@@ -1,6 +1,6 @@
 // One internal stream of what happens in the emulator. The request journal writes to it; the
-// dashboard's live view, metrics and (with a shared store) other replicas read from it. Emitting
-// with no listener costs one boolean check, so the hot path pays nothing when nobody listens.
+// dashboard's live view, metrics and (with a shared store) other replicas read from it. Emitters
+// ask `listens(kind)` first: with no listener of that kind, an event costs one check and is not built.
 
 import type { ExchangeFacts } from './exchange.js';
 
@@ -30,12 +30,29 @@ export type EmulatorEvent =
 export type EmulatorEventKind = EmulatorEvent['kind'];
 export type EventListener = (event: EmulatorEvent) => void;
 
+const KINDS = Object.keys({
+  request: true,
+  published: true,
+  'page-changed': true,
+  waiting: true,
+  control: true,
+} satisfies Record<EmulatorEventKind, true>) as EmulatorEventKind[];
+
 export class EmulatorEvents {
   private readonly listeners = new Set<EventListener>();
+  // The listeners of each kind, in order; replaced (never changed in place) when one comes or
+  // goes, so an emit runs over a fixed list. A listener of some kinds only (the journal and the
+  // metrics hear `request` alone) costs the other kinds' emitters nothing: they ask `listens`.
+  private readonly byKind = new Map<EmulatorEventKind, readonly EventListener[]>(KINDS.map((kind) => [kind, []]));
 
   /** True when someone listens: emitters check it before building an event. */
   get active(): boolean {
     return this.listeners.size > 0;
+  }
+
+  /** True when someone listens to events of this kind: its emitters check it before building one. */
+  listens(kind: EmulatorEventKind): boolean {
+    return this.byKind.get(kind)!.length > 0;
   }
 
   /** How many listen now (the journal and metrics listen from the start; each event-stream reader adds one). */
@@ -43,19 +60,32 @@ export class EmulatorEvents {
     return this.listeners.size;
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  on(listener: EventListener): () => void {
+  /** Adds a listener, to every kind or to those given; returns the function that removes it. */
+  on(listener: EventListener, kinds: readonly EmulatorEventKind[] = KINDS): () => void {
+    if (this.listeners.has(listener)) return () => this.off(listener);
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    for (const kind of kinds) this.byKind.set(kind, [...this.byKind.get(kind)!, listener]);
+    return () => this.off(listener);
   }
 
-  /** Tells every listener; a listener that throws is removed rather than breaking the request path. */
+  private off(listener: EventListener): boolean {
+    if (!this.listeners.delete(listener)) return false;
+    for (const [kind, listeners] of this.byKind)
+      this.byKind.set(
+        kind,
+        listeners.filter((l) => l !== listener),
+      );
+    return true;
+  }
+
+  /** Tells every listener of its kind; a listener that throws is removed rather than breaking the request path. */
   emit(event: EmulatorEvent): void {
-    for (const listener of this.listeners) {
+    const listeners = this.byKind.get(event.kind)!;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener(event);
+        listeners[i]!(event);
       } catch {
-        this.listeners.delete(listener);
+        this.off(listeners[i]!);
       }
     }
   }

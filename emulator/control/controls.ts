@@ -315,7 +315,7 @@ export class EmulatorControls {
   /** Tells the event stream that the operation changed something; returns its result. */
   private changed<T>(operationId: string, result?: T): T {
     const { events, clock } = this.context;
-    if (events.active) events.emit({ kind: 'control', at: clock.now(), operationId });
+    if (events.listens('control')) events.emit({ kind: 'control', at: clock.now(), operationId });
     return result as T;
   }
 }

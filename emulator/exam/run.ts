@@ -105,10 +105,13 @@ function firstRequestOf(emulator: RunningEmulator, ms: number) {
   let done = () => {};
   const promise = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => done(), ms);
-    const off = emulator.context.events.on((event) => {
-      const record = event.kind === 'request' ? event.record : undefined;
-      if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
-    });
+    const off = emulator.context.events.on(
+      (event) => {
+        const record = event.kind === 'request' ? event.record : undefined;
+        if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
+      },
+      ['request'],
+    );
     done = () => {
       clearTimeout(timer);
       off();

@@ -29,23 +29,23 @@ export const PIPELINE_DEPTH = 16;
 const unanswered = Symbol('requests of this connection not answered yet');
 const exchange = Symbol('the facts of this exchange, and who is told of them');
 type CountedSocket = Socket & { [unanswered]?: number };
-type Response = ServerResponse & { [exchange]?: { facts: ExchangeFacts; events: EmulatorEvents } };
+type Response = ServerResponse & { [exchange]?: { facts: ExchangeFacts; opened: number; events: EmulatorEvents } };
 
 // A shared listener (no closure per request): a response, once closed, no longer counts, and
 // its exchange (when recorded) is told.
 function answered(this: Response): void {
   (this.req.socket as CountedSocket)[unanswered] -= 1;
   const recorded = this[exchange];
-  if (recorded !== undefined) closeExchange(recorded.facts, this, recorded.events);
+  if (recorded !== undefined) closeExchange(recorded.facts, recorded.opened, this, recorded.events);
 }
 
 export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock) {
   const { hostAllowed } = browser;
   return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (events.active) {
+    if (events.listens('request')) {
       const facts = openExchange(request, clock);
       request.exchange = facts;
-      (reply.raw as Response)[exchange] = { facts, events };
+      (reply.raw as Response)[exchange] = { facts, opened: performance.now(), events };
     }
     const socket = request.raw.socket as CountedSocket;
     const depth = (socket[unanswered] ?? 0) + 1;

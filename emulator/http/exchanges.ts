@@ -13,13 +13,16 @@ import type { ReadAnswer } from '../topics/subscriber.js';
 // The facts of one answered request (exchange.ts), gathered along the request path only while
 // someone listens to the events: the connection guard opens them (one boolean otherwise), each
 // step that decides fills its part in, and the response's `close` (the guard's shared listener)
-// emits them once the answer has left or the client has gone.
+// emits them once the answer has left or the client has gone. Every request pays for this while
+// the journal or metrics listen (the default), so the per-request work is one object literal of
+// fixed shape and plain field writes; anything derived is worked out once per credential.
 
-const opened = Symbol('exchange: performance.now() at arrival');
 const connectionIds = Symbol('exchange: the connection number');
 let lastConnectionId = 0;
 
-type Timed = ExchangeFacts & { [opened]: number };
+/** The items of an answer without any (every publish): one shared, frozen array, never written. */
+const NO_ITEMS = Object.freeze([]) as unknown as number[];
+
 type Numbered = Socket & { [connectionIds]?: number };
 
 /** Route config the request path reads: the operation a route serves. */
@@ -56,7 +59,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
   const socket = request.raw.socket as Numbered;
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
   const operation = (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null;
-  const facts: Timed = {
+  return {
     plane: path.startsWith('/_emulator/') ? 'control' : 'service',
     operation,
     method: request.method,
@@ -74,20 +77,23 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     code: null,
     retryAfterSeconds: null,
     decidedBy: null,
-    items: [],
+    items: NO_ITEMS,
     page: null,
     discontinuity: null,
     dropped: false,
     clientGone: false,
     waitedMs: 0,
-    [opened]: performance.now(),
   };
-  return facts;
 }
 
-/** Once the response has closed: how it ended, then the event. */
-export function closeExchange(facts: ExchangeFacts, response: ServerResponse, events: EmulatorEvents): void {
-  facts.durationMs = performance.now() - (facts as Timed)[opened];
+/** Once the response has closed (`opened`: performance.now() at arrival): how it ended, then the event. */
+export function closeExchange(
+  facts: ExchangeFacts,
+  opened: number,
+  response: ServerResponse,
+  events: EmulatorEvents,
+): void {
+  facts.durationMs = performance.now() - opened;
   if (response.writableFinished) facts.status = response.statusCode;
   else if (!facts.dropped) facts.clientGone = true;
   events.emit({ kind: 'request', at: facts.at, record: facts });
@@ -95,10 +101,23 @@ export function closeExchange(facts: ExchangeFacts, response: ServerResponse, ev
 
 const digestOf = (credential: string) => hash('sha256', credential, 'hex').slice(0, 12);
 
-/** Who called, without the credential: a token's id, else a digest of the credential. */
-export function clientIdentity(credential: string, principal: Principal | undefined): string {
+function identityOf(credential: string, principal: Principal | undefined): string {
   if (principal?.kind === 'token' && principal.tokenId !== undefined) return `token:${principal.tokenId}`;
   return `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf(credential)}`;
+}
+
+// A principal is the authenticator's verdict on one credential (authenticator.ts builds one
+// object per credential verified, and caches it by the credential's digest), so the identity it
+// names is worked out once per verdict: no digest and no new string per request. Keyed weakly by
+// the verdict, never by the credential; a verdict the authenticator forgets is forgotten here too.
+const identities = new WeakMap<Principal, string>();
+
+/** Who called, without the credential: a token's id, else a digest of the credential. */
+export function clientIdentity(credential: string, principal: Principal | undefined): string {
+  if (principal === undefined) return identityOf(credential, undefined);
+  let identity = identities.get(principal);
+  if (identity === undefined) identities.set(principal, (identity = identityOf(credential, principal)));
+  return identity;
 }
 
 export function recordClient(facts: ExchangeFacts, credential: string, principal: Principal | undefined): void {

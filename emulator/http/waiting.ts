@@ -149,7 +149,7 @@ export class WaitingSubscribes implements WaitingRequests {
 
   /** The event stream hears how many wait on the topic now (only while someone listens). */
   private told(topic: Topic): void {
-    if (!this.events.active) return;
+    if (!this.events.listens('waiting')) return;
     const { cache, name } = topic;
     this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
   }

@@ -19,12 +19,15 @@ export class EmulatorMetrics {
    * rule or chaos decided (answered, dropped or left by its client). Returns the function that stops it.
    */
   countExchanges(events: EmulatorEvents): () => void {
-    return events.on((event) => {
-      if (event.kind !== 'request') return;
-      if (firedFault(event.record)) this.recorder.faultFired();
-      const answered = answeredFromExchange(event.record);
-      if (answered) this.recorder.answered(answered);
-    });
+    return events.on(
+      (event) => {
+        if (event.kind !== 'request') return;
+        if (firedFault(event.record)) this.recorder.faultFired();
+        const answered = answeredFromExchange(event.record);
+        if (answered) this.recorder.answered(answered);
+      },
+      ['request'],
+    );
   }
 
   /** What a Prometheus scrape gets. */

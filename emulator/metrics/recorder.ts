@@ -23,7 +23,13 @@ export interface RequestCount {
 export const WAKE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
 
 export class MetricsRecorder {
-  readonly requests = new Map<string, RequestCount>();
+  /** Every (plane, operation, status) counted so far, in the order first seen. */
+  readonly requests: RequestCount[] = [];
+  // The same counts found by plane, then operation, then status: no key string built per request.
+  private readonly counts = {
+    service: new Map<string, Map<number, RequestCount>>(),
+    control: new Map<string, Map<number, RequestCount>>(),
+  };
   publishes = 0;
   deliveries = 0;
   discontinuities = 0;
@@ -35,15 +41,18 @@ export class MetricsRecorder {
 
   answered(request: AnsweredRequest): void {
     const operation = request.operation ?? 'none';
-    const key = `${request.plane} ${operation} ${request.status}`;
-    const entry = this.requests.get(key);
-    if (entry) entry.count += 1;
-    else
-      this.requests.set(key, {
-        labels: { plane: request.plane, operation, status: String(request.status) },
-        count: 1,
-      });
-    if (operation === 'publish' && request.status === 204) this.publishes += 1;
+    const { plane, status } = request;
+    const byOperation = this.counts[plane];
+    let byStatus = byOperation.get(operation);
+    if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map()));
+    let entry = byStatus.get(status);
+    if (entry === undefined) {
+      entry = { labels: { plane, operation, status: String(status) }, count: 0 };
+      byStatus.set(status, entry);
+      this.requests.push(entry);
+    }
+    entry.count += 1;
+    if (operation === 'publish' && status === 204) this.publishes += 1;
     this.deliveries += request.items;
     if (request.discontinuity) this.discontinuities += 1;
   }

@@ -5,7 +5,7 @@ import type { MessageValue } from './message.js';
 // What a topic tells the event stream: a message numbered, a page changed. (Subscribers starting
 // or stopping to wait are told by their registry, http/waiting.ts, which holds their count.) A
 // topic asks `active` first, so with nobody listening a publish pays one boolean check and
-// builds nothing.
+// builds nothing; nor does it while only listeners of other kinds (the journal, the metrics) listen.
 
 interface TopicFacts {
   readonly cache: string;
@@ -20,10 +20,11 @@ export class TopicNews {
   ) {}
 
   get active(): boolean {
-    return this.events.active;
+    return this.events.listens('published') || this.events.listens('page-changed');
   }
 
   published(topic: TopicFacts, sequenceNumber: number, value: MessageValue): void {
+    if (!this.events.listens('published')) return;
     const { cache, name, page } = topic;
     this.events.emit({
       kind: 'published',
@@ -37,6 +38,7 @@ export class TopicNews {
   }
 
   pageChanged(topic: TopicFacts): void {
+    if (!this.events.listens('page-changed')) return;
     this.events.emit({
       kind: 'page-changed',
       at: this.clock.now(),
