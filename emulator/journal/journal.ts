@@ -7,10 +7,12 @@ import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 // event stream's `request` records in a ring, so its memory is bounded whatever the traffic.
 //
 // It is on by default, so recording is on every request's path: the ring keeps each fact in a
-// column (numbers in typed arrays; strings, which repeat, once per distinct value) rather than
-// the record itself, so an entry costs plain writes and leaves nothing new for the garbage
-// collector to carry into the old generation (holding the records made every publish ~10%
-// slower). An entry is built again, in the record's shape, only when the journal is read.
+// column (numbers and booleans in typed arrays; paths, caches and topics, which repeat, once per
+// distinct value) rather than the record itself, so an entry is plain writes and the record dies
+// young. Measured on Node 20 (heap after gc, 10,000 entries, half publishes, half subscribes
+// with three items each): about 190 bytes per entry (the records themselves took about 450), so
+// the default 10,000 entries hold about 2 MB. An entry is built again, in the record's shape,
+// only when the journal is read.
 
 /**
  * Control operations that are not journalled: the journal's own readers and the readiness
