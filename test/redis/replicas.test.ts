@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
+import { startEmulator } from '../../emulator/index.js';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -175,5 +176,46 @@ describe('replicas on one Redis', () => {
     } finally {
       probe.disconnect();
     }
+  });
+
+  it('a snapshot loaded into one replica replaces the topics of every replica', async () => {
+    const [a, b] = await replicas();
+    await a.publish('cache', 'before', 'x');
+    const snapshot = a.emulator.snapshot();
+    snapshot.topics = [
+      {
+        cache: 'cache',
+        topic: 'loaded',
+        page: 5,
+        nextSequenceNumber: 3,
+        messages: [{ sequenceNumber: 2, value: { text: 'two' } }],
+      },
+    ];
+    a.emulator.restore(snapshot);
+    await until(() => b.emulator.context.store.find('cache', 'loaded') !== undefined, 'b to load the snapshot');
+    expect(b.emulator.context.store.contents()).toEqual(snapshot.topics);
+    expect([...b.emulator.context.store.topics()].map((t) => t.name)).toEqual(['loaded']);
+    expect((await b.publish('cache', 'loaded', 'three')).status).toBe(204);
+    expect(numbers((await a.subscribe('cache', 'loaded', { seq: 2, page: 5 })).json as Items)).toEqual([2, 3]);
+  });
+
+  it('health reports the store; what needs the in-memory store is refused with Redis', async () => {
+    const [a] = await replicas();
+    expect(await (await fetch(`${a.url}/_emulator/health`)).json()).toMatchObject({
+      status: 'ok',
+      store: { kind: 'redis', up: true },
+    });
+    expect(() =>
+      a.emulator.applyScenario({ topics: [{ cache: 'cache', topic: 't', messages: [{ text: 'x' }] }] }),
+    ).toThrow(/seeding topics needs the in-memory store/);
+    await expect(startEmulator({ port: 0, store: redis.url, stateFile: '/tmp/never-written.json' })).rejects.toThrow(
+      /stateFile/,
+    );
+    const memory = await testEmulator();
+    running.push(memory);
+    expect(await (await fetch(`${memory.url}/_emulator/health`)).json()).toMatchObject({
+      status: 'ok',
+      store: { kind: 'memory', up: true },
+    });
   });
 });

@@ -48,7 +48,9 @@ function valueJson(value: MessageValue): string {
 }
 
 function unavailable(): EmulatorError {
-  return new EmulatorError('service_unavailable', 'The emulator has lost its store (Redis): try again shortly.');
+  return new EmulatorError('service_unavailable', 'The emulator has lost its store (Redis): try again shortly.', {
+    'retry-after': '1',
+  });
 }
 
 export class RedisTopicStore implements TopicStore {
