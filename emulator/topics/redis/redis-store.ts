@@ -370,7 +370,7 @@ export class RedisTopicStore implements TopicStore {
           this.onRemoteClear?.();
           this.mirror.clear();
           this.synced = false;
-          void this.resync();
+          setImmediate(() => void this.resync());
         }
     }
   }
@@ -398,9 +398,9 @@ export class RedisTopicStore implements TopicStore {
       const next = topic.position.next;
       if (seq === next) topic.publish(messageValueOf(v));
       else if (seq > next) {
-        // Announcements were missed: load again (held ones are applied after).
+        // Announcements were missed: load again once the current load (if any) is over.
         this.synced = false;
-        void this.resync();
+        setImmediate(() => void this.resync());
         return;
       }
     }
