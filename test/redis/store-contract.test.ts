@@ -23,7 +23,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((store) => store.release()));
+  for (const store of opened.splice(0)) await store.release();
 });
 
 const stores: Record<string, () => Promise<TopicStore>> = {
