@@ -5,7 +5,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/container/**', 'test/package/**', 'test/stress/**', 'test/browser/**', 'node_modules/**'],
+    exclude: [
+      'test/container/**',
+      'test/package/**',
+      'test/stress/**',
+      'test/browser/**',
+      'test/redis/**',
+      'node_modules/**',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     restoreMocks: true,

@@ -7,6 +7,7 @@ import { idle } from './figures/idle.js';
 import { journal } from './figures/journal.js';
 import { latency } from './figures/latency.js';
 import { memoryLongRun } from './figures/memory-long-run.js';
+import { redis } from './figures/redis.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
 import { SwarmProcess } from './load/swarm-process.js';
@@ -25,7 +26,7 @@ import { formatTable } from './report/table.js';
 // B-fastify one by one.
 // `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
-const figures: Figure[] = [startup, throughput, journal, latency, fanout, idle, memoryLongRun, conformance];
+const figures: Figure[] = [startup, throughput, journal, latency, fanout, idle, memoryLongRun, conformance, redis];
 
 interface Arguments {
   options: BenchOptions;

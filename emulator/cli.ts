@@ -11,6 +11,7 @@ import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { helpOf } from './settings-help.js';
 import { configOption, ENV_PREFIX, settingKeys, settingsTable, type SettingRow } from './settings-table.js';
+import { redactedUrl } from './topics/open-store.js';
 import { version } from './version.js';
 import { parseYaml } from './yaml.js';
 
@@ -135,6 +136,9 @@ function banner(emulator: RunningEmulator): string {
     `topics-emulator ${version} is ready.`,
     `  Base URL:  ${url}`,
     `  Caches:    ${settings.caches.join(', ')}`,
+    ...(settings.store === 'memory'
+      ? []
+      : [`  Store:     ${redactedUrl(settings.store)} (prefix ${settings.storePrefix})`]),
     `  API key:   ${showKey ? `${DEV_API_KEY} (the dev key; full access)` : `${settings.apiKeys.length} configured (not shown)`}`,
     `  Subscribe: curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings'`,
     `             (waits for the next message: publish it from another terminal)`,

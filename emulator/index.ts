@@ -89,6 +89,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
     if (settings.stateFile !== undefined && (await loadStateFile(settings.stateFile, (s) => controls.restore(s))))
       context.log.info({ stateFile: settings.stateFile }, `state loaded from ${settings.stateFile}`);
   } catch (error) {
+    await context.store.release();
     await app.close();
     throw error instanceof ScenarioError || error instanceof StateFileError ? new SettingsError(error.message) : error;
   }
@@ -116,13 +117,14 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       saving?.catch(() => undefined); // awaited below, after the answers have flushed
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.waiting.answerAll();
-      context.store.clear();
+      const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all(answered.map((s) => s.flushed())),
         new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
       ]);
       clearTimeout(bound);
+      await released;
       await saving;
     })());
   return {

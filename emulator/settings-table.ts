@@ -221,6 +221,24 @@ export const settingsTable = {
     shownDefault: 'none: nothing survives a restart',
     help: 'a snapshot of the whole state: loaded at start if it exists, written on a clean shutdown',
   },
+  store: {
+    flag: '--store <store>',
+    env: 'STORE',
+    schema: {
+      type: 'string',
+      pattern: '^(memory|rediss?://\\S+)$',
+      description: "'memory', or a Redis/Valkey URL: redis://[user:pass@]host:port[/db] (rediss:// for TLS)",
+    },
+    default: 'memory',
+    help: 'where topics live: memory (this process only), or a Redis/Valkey URL shared by several replicas',
+  },
+  storePrefix: {
+    flag: '--store-prefix <prefix>',
+    env: 'STORE_PREFIX',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+    default: 'topics-emulator:',
+    help: 'with a Redis store: the key prefix; replicas with the same store and prefix are one emulator',
+  },
   limits: {
     flag: '--limits <plan>',
     env: 'LIMITS',

@@ -43,5 +43,9 @@ export function resolveSettings(...overrides: Partial<EmulatorSettings>[]): Emul
     });
     throw new SettingsError(`Invalid settings: ${problems.join('; ')}`);
   }
+  if (merged.store !== 'memory' && merged.stateFile !== undefined)
+    throw new SettingsError(
+      'Invalid settings: stateFile keeps the in-memory store across restarts; with a Redis store, Redis keeps the topics (choose one)',
+    );
   return merged as unknown as EmulatorSettings;
 }

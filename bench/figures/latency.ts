@@ -12,26 +12,32 @@ import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult } 
 // Fixed rate means: a message is due every `intervalMs`, and is published when due, once the
 // server holds the subscriber's next poll (asked over IPC, which costs both servers the same).
 
-const intervalMs = 2;
-const warmUpMessages = 200;
-const messagesPerRun = 1_000;
+export const intervalMs = 2;
+export const warmUpMessages = 200;
+export const messagesPerRun = 1_000;
 const deliveryGraceMs = 2_000;
 
-interface Sample {
+export interface Sample {
   p50: number;
   p99: number;
   lost: number;
   errors: string[];
 }
 
-async function measure(server: ServerProcess, topicName: string, count: number): Promise<Sample> {
+/** The subscriber long-polls `server`; messages are published through `publishTo` (another replica, or the same server). */
+export async function measureLatency(
+  server: ServerProcess,
+  topicName: string,
+  count: number,
+  publishTo: ServerProcess = server,
+): Promise<Sample> {
   // Subscribers of earlier runs were cut off while waiting; the server still counts them.
   const alreadyInFlight = await server.inflight();
   const received = new Map<string, number>();
   const errors: string[] = [];
   let closing = false;
   const client = new Client(server.url, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
-  const publisher = new Publisher(server.url, devCredentials);
+  const publisher = new Publisher(publishTo.url, devCredentials);
   const subscribed = runSubscriber(client, {
     cacheName: devCredentials.cacheName,
     topicName,
@@ -82,12 +88,12 @@ export const latency: Figure = {
     try {
       for (const server of runOrder(0, ours, baseline)) {
         context.log(`latency: warm-up ${server.kind}`);
-        await measure(server, `latency-warm-up`, warmUpMessages);
+        await measureLatency(server, `latency-warm-up`, warmUpMessages);
         samples.set(server, []);
       }
       for (let i = 0; i < context.options.runs; i++) {
         for (const server of runOrder(i, ours, baseline)) {
-          const sample = await measure(server, `latency-${i}`, messagesPerRun);
+          const sample = await measureLatency(server, `latency-${i}`, messagesPerRun);
           context.log(
             `latency: ${server.kind} run ${i + 1}: p50 ${sample.p50.toFixed(3)} ms, p99 ${sample.p99.toFixed(3)} ms, lost ${sample.lost}`,
           );

@@ -29,6 +29,7 @@ import type {
 } from '../../openapi/generated/control-types.js';
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
+import type { StoreHealth } from '../topics/store.js';
 import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
@@ -87,6 +88,11 @@ export class EmulatorControls {
       `reset: back to a clean start (${answeredSubscribers} waiting subscriber(s) answered, ${removedFaults} fault rule(s) removed)`,
     );
     return { answeredSubscribers, removedFaults, clock: clock.state() };
+  }
+
+  /** Whether the store can serve now (health). */
+  storeHealth(): StoreHealth {
+    return this.context.store.health();
   }
 
   state(): State {

@@ -27,7 +27,7 @@ const param = (request: FastifyRequest, name: string) => (request.params as Reco
 
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
   return [
-    healthHandler(),
+    healthHandler(() => controls.storeHealth()),
     op('reset', () => ok(controls.reset())),
     op('getState', () => ok(controls.state())),
     op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),

@@ -20,7 +20,7 @@ import { browserGuard } from '../security/browser-guard.js';
 import { registerCors } from '../security/cors.js';
 import type { EmulatorSettings } from '../settings.js';
 import { PageChanges } from '../topics/page-changes.js';
-import { InMemoryTopicStore } from '../topics/store.js';
+import { openStore } from '../topics/open-store.js';
 import { registerDashboard } from '../ui/dashboard-route.js';
 import { answerRead, applyEffectNow } from './answers.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -109,7 +109,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
   const events = new EmulatorEvents();
-  const store = new InMemoryTopicStore(settings.caches, settings, clock, events);
+  const store = await openStore(settings, clock, events, log);
   const pageChanges = new PageChanges(store, clock, log);
   // The waiting subscribes answer through answers.ts, like every other service answer.
   const waiting = new WaitingSubscribes(
@@ -121,6 +121,8 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     },
     events,
   );
+  // A shared store's reset by another replica answers this replica's waiting subscribes first.
+  store.onRemoteClear = () => waiting.answerAll();
   const context: EmulatorContext = {
     settings,
     clock,

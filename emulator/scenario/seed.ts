@@ -14,6 +14,12 @@ export function seedTopics(
   payloadLimitBytes: number,
   topics: readonly ScenarioTopic[],
 ): ScenarioTopicSeeded[] {
+  // Every replica applies its scenario at start and on reset: seeding a shared store would repeat the messages.
+  if (topics.length > 0 && store.health().kind !== 'memory')
+    throw new EmulatorError(
+      'invalid_body',
+      'The request body is invalid: seeding topics needs the in-memory store (with a Redis store, publish them instead).',
+    );
   const values = topics.map((t) => t.messages.map(messageValueOf));
   for (const [i, { cache }] of topics.entries()) {
     if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);

@@ -19,7 +19,12 @@ export class PageSource {
   }
 
   next(): number {
-    this.lastPage = Math.max(this.lastPage + 1, Math.floor(this.clock.now() / 1000));
+    this.lastPage = this.peek();
     return this.lastPage;
+  }
+
+  /** The page `next()` would give, without giving it. */
+  peek(): number {
+    return Math.max(this.lastPage + 1, Math.floor(this.clock.now() / 1000));
   }
 }

@@ -4,6 +4,7 @@ import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
+import type { MessageValue } from './message.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -29,6 +30,22 @@ export interface TopicStore {
   restore(topics: readonly TopicContent[], lastPage: number): void;
   /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
+  /**
+   * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
+   * store answers a promise, settled once the message is numbered there and this process holds it.
+   */
+  publish(cache: string, topic: string, value: MessageValue): number | Promise<number>;
+  /** Whether the store can serve now, and why not (a shared store's lost connection). */
+  health(): StoreHealth;
+  /** Forgets this process's view of the topics (shutdown): in memory the same as `clear`; a shared store keeps its data. */
+  release(): void | Promise<void>;
+  /** Told when another replica resets the shared state, before the topics are forgotten here. */
+  onRemoteClear: (() => void) | undefined;
+}
+
+export interface StoreHealth {
+  kind: 'memory' | 'redis';
+  up: boolean;
 }
 
 export class InMemoryTopicStore implements TopicStore {
@@ -36,6 +53,7 @@ export class InMemoryTopicStore implements TopicStore {
   private readonly pages: PageSource;
   private wakeObserver: ((latencyMs: number) => void) | undefined;
   private readonly news: TopicNews | undefined;
+  onRemoteClear: (() => void) | undefined;
 
   constructor(
     cacheNames: readonly string[],
@@ -120,6 +138,40 @@ export class InMemoryTopicStore implements TopicStore {
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
     this.wakeObserver = observer;
     for (const topic of this.topics()) topic.onWoke = observer;
+  }
+
+  publish(cache: string, name: string, value: MessageValue): number {
+    return this.topic(cache, name).publish(value);
+  }
+
+  health(): StoreHealth {
+    return { kind: 'memory', up: true };
+  }
+
+  release(): void {
+    this.clear();
+  }
+
+  /** Holds a topic at a page given elsewhere (a shared store's), replacing none: the topic must be new here. */
+  place(cache: string, name: string, page: number): Topic {
+    const topic = this.newTopic(cache, name, page);
+    this.caches.get(cache)!.set(name, topic);
+    this.pages.passed(page);
+    return topic;
+  }
+
+  /** Pages given later exceed `page` (one given elsewhere). */
+  passedPage(page: number): void {
+    this.pages.passed(page);
+  }
+
+  /** A page greater than every page given or seen so far; `peekPage` tells it without giving it. */
+  nextPage(): number {
+    return this.pages.next();
+  }
+
+  peekPage(): number {
+    return this.pages.peek();
   }
 
   // Every topic of the store is made here, whether created on use or loaded.

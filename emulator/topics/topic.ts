@@ -122,6 +122,17 @@ export class Topic {
     this.wakeWaiting();
   }
 
+  /**
+   * Takes the page a shared store gave this topic's instance (another replica created it first),
+   * while nothing is numbered on it yet; waiting subscribers are planned again.
+   */
+  adoptPage(page: number): void {
+    if (this.nextSeq !== 1 || this.retained.size !== 0)
+      throw new RangeError('only a topic with no messages adopts a page');
+    this.currentPage = page;
+    this.wakeWaiting();
+  }
+
   /** The retained messages, oldest first, with their values as delivered. */
   retainedMessages(): RetainedMessage[] {
     return this.retained.slice(this.retained.firstSeq, this.retained.size).map((message) => {

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 200 once the emulator is ready. */
+        /** 200 once the emulator is ready; 503 while its store is lost. */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -463,9 +463,15 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Health: {
-            /** @constant */
-            status: "ok";
+            /** @enum {unknown} */
+            status: "ok" | "unavailable";
             version: string;
+            /** @description Where the topics live and whether it can be reached now. */
+            store: {
+                /** @enum {unknown} */
+                kind: "memory" | "redis";
+                up: boolean;
+            };
         };
         ResourceName: string;
         TokenId: string;
@@ -1145,6 +1151,15 @@ export interface operations {
         responses: {
             /** @description Ready. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The store (Redis) cannot be reached; the replica recovers by itself. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -152,7 +152,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The service is unavailable for a while (an outage); `Retry-After` may say when to try again. Not in the contract's table: the emulator answers 503 `service_unavailable` only when a fault rule or seeded chaos of its control plane (openapi/control.yaml) asks for an outage, never on its own. */
+        /** @description The service is unavailable for a while (an outage); `Retry-After` may say when to try again. Not in the contract's table: the emulator answers 503 `service_unavailable` only when a fault rule or seeded chaos of its control plane (openapi/control.yaml) asks for an outage, or, with a Redis store (`--store redis://...`), while its connection to Redis is lost (`Retry-After: 1`; it recovers by itself). */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying. */

@@ -210,7 +210,9 @@ describe('fixed in the second session', () => {
       );
       await until(() => parsed >= 100, 'the pipelined reads to be parsed');
       await local.publish('default-cache', 'other', 'a round trip after the reads were parsed');
-      expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);
+      // Half of what building every answer would hold: heapUsed also counts garbage not yet
+      // collected (no --expose-gc here), which under a loaded CI machine reached 18 MB.
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(20 * 1024 * 1024);
     } finally {
       socket.destroy();
       await local.close();

@@ -1,0 +1,34 @@
+// Where a Redis store keeps the emulator's state, every key under one prefix (`--store-prefix`):
+//   <prefix>t:<id>      hash: page, next (the topic's page and the number its next message gets)
+//   <prefix>s:<id>      stream: the page's retained messages, entry id `<number>-1`, field v
+//   <prefix>topics      set: every topic's id
+//   <prefix>last-page   the greatest page handed out
+//   <prefix>page-floor  pages handed out after a reset or restore exceed it
+//   <prefix>events      the pub/sub channel every change is announced on, in the scripts' order
+// A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
+
+export interface KeyLayout {
+  readonly prefix: string;
+  readonly topics: string;
+  readonly lastPage: string;
+  readonly pageFloor: string;
+  readonly channel: string;
+  hash(id: string): string;
+  stream(id: string): string;
+}
+
+export function keyLayout(prefix: string): KeyLayout {
+  return {
+    prefix,
+    topics: `${prefix}topics`,
+    lastPage: `${prefix}last-page`,
+    pageFloor: `${prefix}page-floor`,
+    channel: `${prefix}events`,
+    hash: (id) => `${prefix}t:${id}`,
+    stream: (id) => `${prefix}s:${id}`,
+  };
+}
+
+export function topicId(cache: string, topic: string): string {
+  return JSON.stringify([cache, topic]);
+}

@@ -1,0 +1,423 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Clock } from '../../clock.js';
+import { EmulatorError } from '../../errors.js';
+import type { EmulatorEvents, EventValue } from '../../events.js';
+import { messageValueOf, type TopicContent } from '../content.js';
+import type { MessageValue } from '../message.js';
+import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.js';
+import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
+import { redactedUrl } from '../open-store.js';
+import { keyLayout, topicId, type KeyLayout } from './keys.js';
+import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
+
+const SCRIPTS = { create: CREATE, publish: PUBLISH, changePage: CHANGE_PAGE, reset: RESET, restore: RESTORE };
+type ScriptName = keyof typeof SCRIPTS;
+
+// Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
+// retains (Lua scripts, atomic); each replica holds a mirror (the in-memory store's own topics)
+// that serves reads at once and parks its waiting subscribers. Every change is announced on one
+// channel, in the order Redis made it; each replica applies the announcements to its mirror, so
+// its subscribers wake as they would in memory, with the numbers and pages Redis gave.
+
+type Announcement =
+  | { k: 'n' | 'c'; id: [string, string]; page: number }
+  | { k: 'p'; id: [string, string]; page: number; seq: number; v: EventValue }
+  | { k: 'r'; from: string; last: number }
+  | { k: 'l'; from: string };
+
+interface Publishing {
+  page: number;
+  seq: number;
+  done: () => void;
+}
+
+const TOPIC_KEYS = (keys: KeyLayout, id: string) => [
+  keys.hash(id),
+  keys.stream(id),
+  keys.topics,
+  keys.lastPage,
+  keys.pageFloor,
+];
+
+function valueJson(value: MessageValue): string {
+  if ('text' in value) return JSON.stringify({ text: value.text });
+  const b = value.binary;
+  return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64') });
+}
+
+function unavailable(): EmulatorError {
+  return new EmulatorError('service_unavailable', 'The emulator has lost its store (Redis): try again shortly.', {
+    'retry-after': '1',
+  });
+}
+
+export class RedisTopicStore implements TopicStore {
+  private readonly mirror: InMemoryTopicStore;
+  private readonly keys: KeyLayout;
+  private readonly command: Redis;
+  private readonly subscriber: Redis;
+  private readonly replica = randomUUID();
+  /** Mirror in step with Redis (subscribed and loaded). */
+  private synced = false;
+  /** Announcements held while the mirror loads. */
+  private held: Announcement[] | undefined;
+  private syncing: Promise<void> | undefined;
+  private closed = false;
+  /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
+  private readonly publishing = new Map<string, Publishing[]>();
+
+  private constructor(
+    caches: readonly string[],
+    private readonly settings: TopicSettings,
+    clock: Clock,
+    events: EmulatorEvents | undefined,
+    url: string,
+    prefix: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.mirror = new InMemoryTopicStore(caches, settings, clock, events);
+    this.keys = keyLayout(prefix);
+    const options = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (times: number) => Math.min(50 * times, 1000),
+    };
+    this.command = new Redis(url, options);
+    // Each script is sent once and then run by its SHA (EVALSHA; ioredis loads it again after a Redis restart).
+    for (const [name, lua] of Object.entries(SCRIPTS)) this.command.defineCommand(name, { lua });
+    this.subscriber = new Redis(url, options);
+    for (const connection of [this.command, this.subscriber]) {
+      connection.on('error', (error: Error) => this.log.debug({ err: error.message }, 'redis store: connection error'));
+      connection.on('close', () => this.lost());
+    }
+    this.subscriber.on('message', (_channel: string, text: string) => this.announced(text));
+    // ioredis subscribes again after a reconnect; the mirror is loaded again then.
+    this.subscriber.on('ready', () => void this.resync());
+    this.command.on('ready', () => void this.resync());
+  }
+
+  /** Connects, subscribes, loads every topic; rejects when Redis cannot be reached. */
+  static async open(
+    caches: readonly string[],
+    settings: TopicSettings,
+    clock: Clock,
+    events: EmulatorEvents | undefined,
+    url: string,
+    prefix: string,
+    log: FastifyBaseLogger,
+  ): Promise<RedisTopicStore> {
+    const store = new RedisTopicStore(caches, settings, clock, events, url, prefix, log);
+    try {
+      await Promise.all([store.command.connect(), store.subscriber.connect()]);
+      await store.resync();
+    } catch (error) {
+      await store.release();
+      throw new Error(`cannot reach the store at ${redactedUrl(url)}: ${(error as Error).message}`);
+    }
+    return store;
+  }
+
+  onRemoteClear: (() => void) | undefined;
+
+  health(): StoreHealth {
+    return { kind: 'redis', up: this.synced };
+  }
+
+  hasCache(cache: string): boolean {
+    return this.mirror.hasCache(cache);
+  }
+
+  cacheNames(): string[] {
+    return this.mirror.cacheNames();
+  }
+
+  /** The topic; one new here is created in Redis too (a replica that made it first gives the page). */
+  topic(cache: string, name: string): Topic {
+    if (!this.synced) throw unavailable();
+    const known = this.mirror.find(cache, name);
+    if (known) return known;
+    const topic = this.mirror.place(cache, name, this.mirror.nextPage());
+    const id = topicId(cache, name);
+    this.run('create', 5, ...TOPIC_KEYS(this.keys, id), id, topic.page, this.keys.channel)
+      .then((page) => this.applyPage(cache, name, Number(page), true))
+      .catch((error: Error) => this.log.warn({ cache, topic: name, err: error.message }, 'redis store: create failed'));
+    return topic;
+  }
+
+  find(cache: string, name: string): Topic | undefined {
+    return this.mirror.find(cache, name);
+  }
+
+  topics(): Iterable<Topic> {
+    return this.mirror.topics();
+  }
+
+  publish(cache: string, name: string, value: MessageValue): Promise<number> {
+    if (!this.synced) return Promise.reject(unavailable());
+    const id = topicId(cache, name);
+    const args = [id, this.mirror.peekPage(), this.keys.channel, this.settings.retention, valueJson(value)];
+    return this.run('publish', 5, ...TOPIC_KEYS(this.keys, id), ...args).then(
+      (answer) => {
+        const [page, seq] = (answer as [number, number]).map(Number) as [number, number];
+        return new Promise<number>((resolve) => {
+          const done = () => resolve(seq);
+          if (this.holds(cache, name, page, seq)) return done();
+          const list = this.publishing.get(id) ?? [];
+          list.push({ page, seq, done });
+          this.publishing.set(id, list);
+        });
+      },
+      () => Promise.reject(unavailable()),
+    );
+  }
+
+  /** The page changes here at once; Redis confirms it (or raises it) and announces it to every replica. */
+  changePage(cache: string, name: string): number {
+    const topic = this.topic(cache, name);
+    topic.changePage(Math.max(this.mirror.nextPage(), topic.page + 1));
+    const id = topicId(cache, name);
+    this.run('changePage', 5, ...TOPIC_KEYS(this.keys, id), id, topic.page, this.keys.channel)
+      .then((page) => this.applyPage(cache, name, Number(page), false))
+      .catch((error: Error) =>
+        this.log.warn({ cache, topic: name, err: error.message }, 'redis store: page change failed'),
+      );
+    return topic.page;
+  }
+
+  snapshot(): TopicSnapshot[] {
+    return this.mirror.snapshot();
+  }
+
+  /** Forgets every topic, here and in Redis; the other replicas answer their waiting subscribers and forget too. */
+  clear(): void {
+    this.mirror.clear();
+    const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
+    this.run('reset', 3, ...keys, this.keys.prefix, this.keys.channel, this.replica).catch((error: Error) =>
+      this.log.warn({ err: error.message }, 'redis store: reset failed'),
+    );
+  }
+
+  contents(): TopicContent[] {
+    return this.mirror.contents();
+  }
+
+  lastPage(): number {
+    return this.mirror.lastPage();
+  }
+
+  restore(topics: readonly TopicContent[], lastPage: number): void {
+    this.mirror.restore(topics, lastPage);
+    const contents = JSON.stringify({
+      lastPage,
+      topics: topics.map((t) => ({
+        id: topicId(t.cache, t.topic),
+        page: t.page,
+        next: t.nextSequenceNumber,
+        messages: t.messages.map((m) => ({ seq: m.sequenceNumber, v: JSON.stringify(m.value) })),
+      })),
+    });
+    const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
+    this.run(
+      'restore',
+      3,
+      ...keys,
+      this.keys.prefix,
+      this.keys.channel,
+      this.replica,
+      contents,
+      this.settings.retention,
+    ).catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: restore failed'));
+  }
+
+  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
+    this.mirror.observeWakes(observer);
+  }
+
+  async release(): Promise<void> {
+    this.closed = true;
+    this.synced = false;
+    this.mirror.clear();
+    this.command.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  /** Runs one of the scripts with its key count (ioredis's defined commands take it first). */
+  private run(name: ScriptName, keyCount: number, ...args: (string | number)[]): Promise<unknown> {
+    const command = (this.command as unknown as Record<ScriptName, (...a: unknown[]) => Promise<unknown>>)[name];
+    return command.call(this.command, keyCount, ...args);
+  }
+
+  // A connection closed: service routes answer 503 until both are back and the mirror is loaded again.
+  private lost(): void {
+    if (this.synced && !this.closed)
+      this.log.warn('redis store: connection lost; service routes answer 503 until it is back');
+    this.synced = false;
+    this.held = undefined;
+    for (const [id, list] of this.publishing) {
+      this.publishing.delete(id);
+      for (const p of list) p.done(); // numbered in Redis: the publisher's 204 is owed
+    }
+  }
+
+  /** Subscribes, then loads every topic, then applies what was announced meanwhile. */
+  private resync(): Promise<void> {
+    if (this.closed || this.command.status !== 'ready' || this.subscriber.status !== 'ready') return Promise.resolve();
+    return (this.syncing ??= (async () => {
+      try {
+        this.synced = false;
+        this.held = [];
+        await this.subscriber.subscribe(this.keys.channel);
+        await this.load();
+        const held = this.held;
+        this.held = undefined;
+        this.synced = true;
+        for (const announcement of held ?? []) this.apply(announcement);
+        this.log.info('redis store: in step with Redis');
+      } catch (error) {
+        this.held = undefined;
+        this.log.warn({ err: (error as Error).message }, 'redis store: loading failed');
+      } finally {
+        this.syncing = undefined;
+      }
+    })());
+  }
+
+  private async load(): Promise<void> {
+    const ids = await this.command.smembers(this.keys.topics);
+    const [lastPage, floor] = await this.command.mget(this.keys.lastPage, this.keys.pageFloor);
+    this.mirror.passedPage(Math.max(Number(lastPage ?? 0), Number(floor ?? 0)));
+    const pipeline = this.command.pipeline();
+    for (const id of ids) {
+      pipeline.hmget(this.keys.hash(id), 'page', 'next');
+      pipeline.xrange(this.keys.stream(id), '-', '+');
+    }
+    const answers = (await pipeline.exec()) ?? [];
+    ids.forEach((id, i) => {
+      const [, fields] = answers[2 * i]!;
+      const [, entries] = answers[2 * i + 1]!;
+      const [page, next] = (fields as [string | null, string | null]).map(Number) as [number, number];
+      if (!page) return;
+      const [cache, name] = JSON.parse(id) as [string, string];
+      if (!this.mirror.hasCache(cache)) return;
+      const messages = (entries as [string, string[]][]).map(([entryId, [, v]]) => ({
+        seq: Number(entryId.split('-')[0]),
+        value: messageValueOf(JSON.parse(v!) as EventValue),
+      }));
+      this.loadTopic(cache, name, page, next, messages);
+    });
+    for (const id of this.publishing.keys()) this.settlePublishing(id);
+  }
+
+  // One topic as Redis holds it, applied to the mirror without losing its waiting subscribers.
+  private loadTopic(
+    cache: string,
+    name: string,
+    page: number,
+    next: number,
+    messages: { seq: number; value: MessageValue }[],
+  ): void {
+    let topic = this.mirror.find(cache, name);
+    if (!topic) {
+      topic = this.mirror.place(cache, name, page);
+      return topic.restore(
+        next,
+        messages.map((m) => m.value),
+      );
+    }
+    if (page < topic.page) {
+      if (topic.position.next === 1) topic.adoptPage(page);
+      else return;
+    }
+    if (page > topic.page) topic.changePage(page);
+    const missing = messages.filter((m) => m.seq >= topic.position.next);
+    if (missing.length && missing[0]!.seq === topic.position.next) missing.forEach((m) => topic.publish(m.value));
+    else if (next > topic.position.next)
+      topic.restore(
+        next,
+        messages.map((m) => m.value),
+      );
+  }
+
+  private announced(text: string): void {
+    let announcement: Announcement;
+    try {
+      announcement = JSON.parse(text) as Announcement;
+    } catch {
+      return;
+    }
+    if (this.held) this.held.push(announcement);
+    else if (this.synced) this.apply(announcement);
+  }
+
+  private apply(a: Announcement): void {
+    switch (a.k) {
+      case 'n':
+        return this.applyPage(a.id[0], a.id[1], a.page, true);
+      case 'c':
+        return this.applyPage(a.id[0], a.id[1], a.page, false);
+      case 'p':
+        return this.applyPublish(a.id[0], a.id[1], a.page, a.seq, a.v);
+      case 'r':
+        this.mirror.passedPage(a.last);
+        if (a.from === this.replica) return;
+        this.onRemoteClear?.();
+        return this.mirror.clear();
+      case 'l':
+        if (a.from !== this.replica) {
+          this.onRemoteClear?.();
+          this.mirror.clear();
+          this.synced = false;
+          setImmediate(() => void this.resync());
+        }
+    }
+  }
+
+  // The page Redis gave a topic: created (the first creator's page is adopted while nothing is
+  // numbered on it), or changed (greater).
+  private applyPage(cache: string, name: string, page: number, created: boolean): void {
+    if (!this.mirror.hasCache(cache)) return;
+    this.mirror.passedPage(page);
+    const topic = this.mirror.find(cache, name);
+    if (!topic) this.mirror.place(cache, name, page);
+    else if (page > topic.page && !(created && topic.position.next === 1)) topic.changePage(page);
+    else if (page !== topic.page && created && topic.position.next === 1) topic.adoptPage(page);
+    this.settlePublishing(topicId(cache, name));
+  }
+
+  private applyPublish(cache: string, name: string, page: number, seq: number, v: EventValue): void {
+    if (!this.mirror.hasCache(cache)) return;
+    this.mirror.passedPage(page);
+    let topic = this.mirror.find(cache, name);
+    if (!topic) topic = this.mirror.place(cache, name, page);
+    if (page < topic.page && topic.position.next === 1) topic.adoptPage(page);
+    if (page > topic.page) topic.changePage(page);
+    if (page === topic.page) {
+      const next = topic.position.next;
+      if (seq === next) topic.publish(messageValueOf(v));
+      else if (seq > next) {
+        // Announcements were missed: load again once the current load (if any) is over.
+        this.synced = false;
+        setImmediate(() => void this.resync());
+        return;
+      }
+    }
+    this.settlePublishing(topicId(cache, name));
+  }
+
+  private holds(cache: string, name: string, page: number, seq: number): boolean {
+    const topic = this.mirror.find(cache, name);
+    return topic !== undefined && (topic.page > page || (topic.page === page && topic.position.next > seq));
+  }
+
+  private settlePublishing(id: string): void {
+    const list = this.publishing.get(id);
+    if (!list) return;
+    const [cache, name] = JSON.parse(id) as [string, string];
+    const left = list.filter((p) => !this.holds(cache, name, p.page, p.seq) || (p.done(), false));
+    if (left.length) this.publishing.set(id, left);
+    else this.publishing.delete(id);
+  }
+}

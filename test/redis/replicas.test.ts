@@ -1,0 +1,221 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startEmulator } from '../../emulator/index.js';
+import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+// Several replicas on one real redis-server serve one emulator: numbering, delivery across
+// replicas, page changes, reset, a restart, and Redis lost and back.
+
+let redis: RedisServer;
+let prefixes = 0;
+const running: TestEmulator[] = [];
+const children: CliRun[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((replica) => replica.close()));
+  for (const child of children.splice(0)) {
+    child.child.kill('SIGKILL');
+    await child.exited;
+  }
+});
+
+async function replica(prefix: string, options: Record<string, unknown> = {}): Promise<TestEmulator> {
+  const started = await testEmulator({ caches: ['cache'], store: redis.url, storePrefix: prefix, ...options });
+  running.push(started);
+  return started;
+}
+
+async function replicas(options: Record<string, unknown> = {}): Promise<[TestEmulator, TestEmulator, string]> {
+  const prefix = `replicas-${++prefixes}:`;
+  return [await replica(prefix, options), await replica(prefix, options), prefix];
+}
+
+type Item = { item?: { topic_sequence_number: number; sequence_page: number; value: { text: string } } };
+type Items = { items: (Item & { discontinuity?: { new_sequence_page: number; new_topic_sequence: number } })[] };
+const numbers = (body: Items) => body.items.flatMap((i) => (i.item ? [i.item.topic_sequence_number] : []));
+
+describe('replicas on one Redis', () => {
+  it('a publish on one replica wakes a subscriber waiting on the other, with the same number and page', async () => {
+    const [a, b] = await replicas();
+    const waiting = b.subscribe('cache', 'news');
+    await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
+    expect((await a.publish('cache', 'news', 'hello')).status).toBe(204);
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    const [first] = (answer.json as Items).items;
+    expect(first!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'hello' } });
+    expect(first!.item!.sequence_page).toBe(a.emulator.context.store.find('cache', 'news')!.page);
+  });
+
+  it('concurrent publishes through both replicas are numbered once each, with no gap', async () => {
+    const [a, b] = await replicas();
+    const sent = Array.from({ length: 60 }, (_, i) => `m${i}`);
+    const statuses = await Promise.all(sent.map((text, i) => (i % 2 ? a : b).publish('cache', 'busy', text)));
+    expect(statuses.map((r) => r.status)).toEqual(sent.map(() => 204));
+    for (const replica of [a, b]) {
+      const read = (await replica.subscribe('cache', 'busy', { seq: 1 })).json as Items;
+      expect(numbers(read)).toEqual(sent.map((_, i) => i + 1));
+      expect(read.items.map((i) => i.item!.value.text).sort()).toEqual([...sent].sort());
+    }
+  });
+
+  it('a page change on one replica is a discontinuity on the other', async () => {
+    const [a, b] = await replicas();
+    await a.publish('cache', 'paged', 'before');
+    const page = a.emulator.context.store.find('cache', 'paged')!.page;
+    await until(() => b.emulator.context.store.find('cache', 'paged')?.position.next === 2, 'b to hold message 1');
+    const waiting = b.subscribe('cache', 'paged', { seq: 2, page });
+    await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
+    const reset = a.emulator.resetTopic('cache', 'paged');
+    expect(reset.page).toBeGreaterThan(page);
+    await a.publish('cache', 'paged', 'after');
+    const answer = (await waiting).json as Items;
+    expect(answer.items[0]!.discontinuity).toMatchObject({ new_sequence_page: reset.page, new_topic_sequence: 1 });
+    expect(answer.items[1]!.item).toMatchObject({ topic_sequence_number: 1, sequence_page: reset.page });
+  });
+
+  it('a reset on one replica answers the waiting subscribers of the other and forgets every topic', async () => {
+    const [a, b] = await replicas();
+    await a.publish('cache', 'old', 'x');
+    const waiting = b.subscribe('cache', 'quiet');
+    await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
+    a.emulator.reset();
+    expect((await waiting).json).toEqual({ items: [] });
+    await until(() => [...b.emulator.context.store.topics()].length === 0, 'b to forget its topics');
+  });
+
+  it('a replica started again finds the topics, trimmed to the retention, where Redis kept them', async () => {
+    const prefix = `restart-${++prefixes}:`;
+    const first = await replica(prefix, { retention: 3 });
+    for (const text of ['1', '2', '3', '4', '5']) await first.publish('cache', 'kept', text);
+    const page = first.emulator.context.store.find('cache', 'kept')!.page;
+    await first.close();
+    running.splice(running.indexOf(first), 1);
+    const again = await replica(prefix, { retention: 3 });
+    expect(again.emulator.context.store.contents()).toEqual([
+      {
+        cache: 'cache',
+        topic: 'kept',
+        page,
+        nextSequenceNumber: 6,
+        messages: ['3', '4', '5'].map((text, i) => ({ sequenceNumber: i + 3, value: { text } })),
+      },
+    ]);
+    expect(numbers((await again.subscribe('cache', 'kept', { seq: 3, page })).json as Items)).toEqual([3, 4, 5]);
+  });
+
+  it('a replica in a child process serves the same topics as one in this process', async () => {
+    const [a, , prefix] = await replicas();
+    const child = runCli([
+      '--port',
+      '0',
+      '--store',
+      redis.url,
+      '--store-prefix',
+      prefix,
+      '--cache',
+      'cache',
+      '--log-level',
+      'warn',
+    ]);
+    children.push(child);
+    const url = await baseUrlOf(child);
+    const waiting = fetch(`${url}/topics/cache/across`, { headers: { authorization: a.key } });
+    await until(
+      () => a.emulator.context.store.find('cache', 'across') !== undefined,
+      'the child to create the topic',
+      10_000,
+    );
+    // The child's subscribe waits there; this process publishes.
+    const published = await a.publish('cache', 'across', 'from a');
+    expect(published.status).toBe(204);
+    const answer = (await (await waiting).json()) as Items;
+    expect(answer.items[0]!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'from a' } });
+  });
+
+  it('Redis lost: health and the service routes answer 503, then recover by themselves', async () => {
+    const [a] = await replicas();
+    await a.publish('cache', 'lost', 'before');
+    const page = a.emulator.context.store.find('cache', 'lost')!.page;
+    await redis.kill();
+    await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
+    const health = await fetch(`${a.url}/_emulator/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'unavailable', store: { kind: 'redis', up: false } });
+    const refused = await a.publish('cache', 'lost', 'during');
+    expect(refused.status).toBe(503);
+    expect(refused.json.code).toBe('service_unavailable');
+    expect((await a.subscribe('cache', 'lost', { seq: 1, page })).status).toBe(503);
+    await redis.restart();
+    await until(() => a.emulator.context.store.health().up, 'the store to be back', 15_000);
+    expect((await fetch(`${a.url}/_emulator/health`)).status).toBe(200);
+    // Redis came back empty (no persistence): the topic is new, on a greater page, numbered from 1.
+    expect((await a.publish('cache', 'lost', 'after')).status).toBe(204);
+    const read = (await a.subscribe('cache', 'lost', { seq: 2, page })).json as Items;
+    expect(read.items[0]!.discontinuity!.new_sequence_page).toBeGreaterThan(page);
+    expect(read.items[1]!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'after' } });
+  });
+
+  it('keys live under the prefix only', async () => {
+    const [a, , prefix] = await replicas();
+    await a.publish('cache', 'keys', 'x');
+    const probe = new Redis(redis.url);
+    try {
+      const keys = await probe.keys('*');
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.filter((key) => key.startsWith(prefix))).toContain(`${prefix}topics`);
+      expect(await probe.xlen(`${prefix}s:["cache","keys"]`)).toBe(1);
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it('a snapshot loaded into one replica replaces the topics of every replica', async () => {
+    const [a, b] = await replicas();
+    await a.publish('cache', 'before', 'x');
+    const snapshot = a.emulator.snapshot();
+    snapshot.topics = [
+      {
+        cache: 'cache',
+        topic: 'loaded',
+        page: 5,
+        nextSequenceNumber: 3,
+        messages: [{ sequenceNumber: 2, value: { text: 'two' } }],
+      },
+    ];
+    a.emulator.restore(snapshot);
+    await until(() => b.emulator.context.store.find('cache', 'loaded') !== undefined, 'b to load the snapshot');
+    expect(b.emulator.context.store.contents()).toEqual(snapshot.topics);
+    expect([...b.emulator.context.store.topics()].map((t) => t.name)).toEqual(['loaded']);
+    expect((await b.publish('cache', 'loaded', 'three')).status).toBe(204);
+    expect(numbers((await a.subscribe('cache', 'loaded', { seq: 2, page: 5 })).json as Items)).toEqual([2, 3]);
+  });
+
+  it('health reports the store; what needs the in-memory store is refused with Redis', async () => {
+    const [a] = await replicas();
+    expect(await (await fetch(`${a.url}/_emulator/health`)).json()).toMatchObject({
+      status: 'ok',
+      store: { kind: 'redis', up: true },
+    });
+    expect(() =>
+      a.emulator.applyScenario({ topics: [{ cache: 'cache', topic: 't', messages: [{ text: 'x' }] }] }),
+    ).toThrow(/seeding topics needs the in-memory store/);
+    await expect(startEmulator({ port: 0, store: redis.url, stateFile: '/tmp/never-written.json' })).rejects.toThrow(
+      /stateFile/,
+    );
+    const memory = await testEmulator();
+    running.push(memory);
+    expect(await (await fetch(`${memory.url}/_emulator/health`)).json()).toMatchObject({
+      status: 'ok',
+      store: { kind: 'memory', up: true },
+    });
+  });
+});
