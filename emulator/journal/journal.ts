@@ -1,23 +1,13 @@
 import type { RequestList } from '../../openapi/generated/control-types.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts } from '../exchange.js';
+import { isJournalled } from './observers.js';
 import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 
 // The request journal: the last N answered requests (service and control plane), kept from the
 // event stream's `request` records in a ring, so its memory is bounded whatever the traffic.
 // Measured on Node 20 (heap after gc, 10,000 entries of publishes and subscribes with three
 // items each): about 450 bytes per entry, so the default 10,000 entries hold about 4.5 MB.
-
-/**
- * Control operations that are not journalled: the journal's own readers and the readiness
- * probe. A dashboard polling them every second would otherwise push the client's requests out.
- */
-export const UNJOURNALLED_OPERATIONS: ReadonlySet<string> = new Set([
-  'listRequests',
-  'countRequests',
-  'listClients',
-  'health',
-]);
 
 export const DEFAULT_LIST_LIMIT = 100;
 
@@ -46,7 +36,7 @@ export class RequestJournal {
   }
 
   record(facts: ExchangeFacts): void {
-    if (facts.plane === 'control' && facts.operation !== null && UNJOURNALLED_OPERATIONS.has(facts.operation)) return;
+    if (!isJournalled(facts)) return;
     if (this.size === this.capacity) this.evictedCount++;
     else this.size++;
     this.ring[this.next] = facts;
