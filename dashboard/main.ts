@@ -1,10 +1,18 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { State } from '../openapi/generated/control-types.js';
+import type { State, TopicMessages } from '../openapi/generated/control-types.js';
 import type { ExchangeFacts } from '../emulator/exchange.js';
 import { storeAdminKey, storedAdminKey } from './admin-key.js';
-import { ApiError, control, curlOf, reportCalls, type CallRecord } from './api.js';
-import { addMarker, addPageChange, addPublished, emptyFeed, type Feed, type PublishedEvent } from './feed.js';
+import { ApiError, control, curlOf, reportCalls, topicPath, type CallRecord } from './api.js';
+import {
+  addMarker,
+  addPageChange,
+  addPublished,
+  addRetained,
+  emptyFeed,
+  type Feed,
+  type PublishedEvent,
+} from './feed.js';
 import { html } from './html.js';
 import { LiveConnection, type LiveStatus } from './live.js';
 import type { SseEvent } from './sse-parser.js';
@@ -59,6 +67,8 @@ function App() {
   const [notice, setNotice] = useState<Notice | undefined>();
   const [confirmingReset, setConfirmingReset] = useState(false);
   const [journalVersion, setJournalVersion] = useState(0);
+  /** Counts the event stream's hellos: a reconnect reads the selected topic's retained messages again. */
+  const [connections, setConnections] = useState(0);
   const [now, setNow] = useState(Date.now());
   const lastCall = useRef<CallRecord | undefined>();
   const live = useRef<LiveConnection | undefined>();
@@ -129,6 +139,7 @@ function App() {
           if (connectedBefore.current)
             markAll('reconnect', 'Reconnected: anything published while disconnected is not shown');
           connectedBefore.current = true;
+          setConnections((n) => n + 1);
           return;
         }
         case 'published': {
@@ -171,6 +182,26 @@ function App() {
     const first = state?.topics[0];
     if (first && !selected) setSelected({ cache: first.cache, topic: first.topic });
   }, [state, selected]);
+
+  // The selected topic's retained messages, under the live ones (on selection and on each reconnect).
+  const selectedCache = selected?.cache;
+  const selectedTopic = selected?.topic;
+  useEffect(() => {
+    if (selectedCache === undefined || selectedTopic === undefined) return;
+    let current = true;
+    control<TopicMessages>('GET', `/_emulator${topicPath(selectedCache, selectedTopic)}/messages`).then(
+      (retained) => {
+        const key = feedKey(selectedCache, selectedTopic);
+        if (current) updateFeeds((all) => all.set(key, addRetained(all.get(key) ?? emptyFeed, retained)));
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError && error.needsAdminKey) askForKey();
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [selectedCache, selectedTopic, connections, updateFeeds, askForKey]);
 
   useEffect(() => {
     reportCalls((call) => (lastCall.current = call));

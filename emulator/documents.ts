@@ -49,3 +49,13 @@ export const tokenTtlSeconds = {
  * lifetime beyond it.
  */
 export const lastClockReadingMs = (schemas.ClockInput.properties.setTo.oneOf[1] as { maximum: number }).maximum;
+
+type OperationNotes = { operationId?: string; 'x-emulator-journalled'?: boolean };
+
+/** The control operations that only observe the emulator (`x-emulator-journalled: false`). */
+export const unjournalledOperations: ReadonlySet<string> = new Set(
+  Object.values(controlDocument.paths as Record<string, Record<string, OperationNotes>>)
+    .flatMap((item) => Object.values(item))
+    .filter((operation) => operation['x-emulator-journalled'] === false && operation.operationId !== undefined)
+    .map((operation) => operation.operationId!),
+);

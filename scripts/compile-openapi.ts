@@ -38,6 +38,31 @@ export function scenarioSchema(compiledControl: string): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
+/**
+ * The control document's enums the dashboard offers in its forms, as a small module: its bundle
+ * imports these instead of the whole document (esbuild cannot drop the rest of a JSON file).
+ */
+export function controlEnumsSource(compiledControl: string): string {
+  type Enum = { enum: unknown[] };
+  type Schemas = { FaultRuleInput: { properties: { status: Enum; code: Enum } }; Operation: Enum; ChaosKind: Enum };
+  const { schemas } = (JSON.parse(compiledControl) as { components: { schemas: Schemas } }).components;
+  const constant = (name: string, values: unknown[]) => `export const ${name} = ${JSON.stringify(values)} as const;\n`;
+  return [
+    "// Generated from openapi/control.yaml by 'npm run openapi:compile'. Do not edit.\n",
+    '// The enums the dashboard offers in its forms (a bundle imports these, not the whole document).\n\n',
+    '/** FaultRuleInput.status */\n',
+    constant('faultStatuses', schemas.FaultRuleInput.properties.status.enum),
+    '/** FaultRuleInput.code */\n',
+    constant('faultCodes', schemas.FaultRuleInput.properties.code.enum),
+    '/** Operation: the service operations a rule or chaos applies to */\n',
+    constant('operations', schemas.Operation.enum),
+    '/** ChaosKind */\n',
+    constant('chaosKinds', schemas.ChaosKind.enum),
+  ].join('');
+}
+
+export const controlEnumsPath = `${root}openapi/generated/control-enums.ts`;
+
 export function generatedPath(name: string): string {
   return `${root}openapi/generated/${name}.json`;
 }
@@ -52,6 +77,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     if (name === 'control') {
       writeFileSync(generatedPath('scenario.schema'), scenarioSchema(compiled));
       console.log('openapi/generated/scenario.schema.json written');
+      writeFileSync(controlEnumsPath, controlEnumsSource(compiled));
+      console.log('openapi/generated/control-enums.ts written');
     }
     if (name === 'topics') {
       writeFileSync(validatorFiles.topics, topicsValidatorsSource(JSON.parse(compiled) as OpenApiDocument));

@@ -46,13 +46,16 @@ function Client({ findings }: { findings: ClientFindings }) {
     </p>
     ${
       rules.length
-        ? html`<${Table} columns=${['Rule', 'Level', 'Occasions', 'Violations']} label=${`Rules for ${client}`}>
+        ? html`<${Table}
+            columns=${['Rule', 'Level', { label: 'Occasions', className: 'opt' }, 'Violations']}
+            label=${`Rules for ${client}`}
+          >
             ${rules.map(
               (r) =>
                 html`<tr key=${r.rule} class=${r.violations ? 'error' : ''}>
                   <td>${r.rule}</td>
                   <td>${r.level}</td>
-                  <td class="num">${r.occasions || 'not exercised'}</td>
+                  <td class="num opt">${r.occasions || 'not exercised'}</td>
                   <td class="num">${r.violations}</td>
                 </tr>`,
             )}

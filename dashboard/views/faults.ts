@@ -1,25 +1,11 @@
-import type { Chaos, ChaosInput, ChaosKind, Fault, FaultRuleInput } from '../../openapi/generated/control-types.js';
+import { chaosKinds, faultCodes, faultStatuses, operations } from '../../openapi/generated/control-enums.js';
+import type { Chaos, ChaosInput, Fault, FaultRuleInput } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
 import { html } from '../html.js';
 import { definedOnly, Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';
 
 // Fault rules (what each matches and does, with its counters), the form that injects one (every
-// field of FaultRuleInput), and seeded chaos.
-
-const STATUSES = [400, 401, 403, 404, 429, 500, 503];
-const CODES = [
-  'invalid_request',
-  'invalid_parameter',
-  'missing_token',
-  'invalid_token',
-  'expired_token',
-  'permission_denied',
-  'cache_not_found',
-  'limit_exceeded',
-  'internal_error',
-  'service_unavailable',
-];
-const CHAOS_KINDS: ChaosKind[] = ['throttle', 'error', 'outage', 'delay', 'drop', 'pageChange'];
+// field of FaultRuleInput, its choices from the control document's enums), and seeded chaos.
 
 export function ruleSummary(rule: FaultRuleInput): string {
   const where = [rule.cache ?? '*', rule.topic ?? (rule.topicPrefix ? `${rule.topicPrefix}*` : '*')].join('/');
@@ -70,8 +56,8 @@ function FaultRow({ fault, run }: { fault: Fault; run: ViewProps['run'] }) {
   return html`<tr data-fault=${fault.id}>
     <td><code>${fault.id}</code></td>
     <td>${ruleSummary(fault.rule)}</td>
-    <td>${fault.armed ? 'armed' : 'not yet'}</td>
-    <td class="num">${fault.matched}</td>
+    <td class="opt">${fault.armed ? 'armed' : 'not yet'}</td>
+    <td class="num opt">${fault.matched}</td>
     <td class="num">${fault.fired}</td>
     <td class="num">${fault.remaining ?? '∞'}</td>
     <td>
@@ -91,8 +77,7 @@ const operationSelect = html`<label
   >Operation
   <select name="operation">
     <option value="">any</option>
-    <option>publish</option>
-    <option>subscribe</option>
+    ${operations.filter((o) => o !== 'any').map((o) => html`<option>${o}</option>`)}
   </select></label
 >`;
 const input = (name: string, label: string, attrs: Record<string, unknown> = {}) =>
@@ -123,7 +108,15 @@ export function FaultsPanel({ state, run }: ViewProps) {
       state.faults.length === 0
         ? html`<${Empty}>No fault rule is active.<//>`
         : html`<${Table}
-            columns=${['Id', 'Rule', 'State', 'Matched', 'Fired', 'Left', { label: 'Actions', hidden: true }]}
+            columns=${[
+              'Id',
+              'Rule',
+              { label: 'State', className: 'opt' },
+              { label: 'Matched', className: 'opt' },
+              'Fired',
+              'Left',
+              { label: 'Actions', hidden: true },
+            ]}
           >
             ${state.faults.map((fault) => html`<${FaultRow} key=${fault.id} fault=${fault} run=${run} />`)}
           <//>`
@@ -142,14 +135,14 @@ export function FaultsPanel({ state, run }: ViewProps) {
           >Status
           <select name="status">
             <option value="">none</option>
-            ${STATUSES.map((s) => html`<option>${s}</option>`)}
+            ${faultStatuses.map((s) => html`<option>${s}</option>`)}
           </select></label
         >
         <label
           >Code
           <select name="code">
             <option value="">default</option>
-            ${CODES.map((c) => html`<option>${c}</option>`)}
+            ${faultCodes.map((c) => html`<option>${c}</option>`)}
           </select></label
         >
         ${input('message', 'Message', { maxlength: 500 })}
@@ -178,7 +171,7 @@ export function FaultsPanel({ state, run }: ViewProps) {
 
 function chaosFrom(form: HTMLFormElement): ChaosInput {
   const f = fieldsOf(form);
-  const kinds = CHAOS_KINDS.filter((k) => f[`kind-${k}`] === 'on');
+  const kinds = chaosKinds.filter((k) => f[`kind-${k}`] === 'on');
   return definedOnly({
     seed: numberField(f, 'seed') ?? Math.floor(Math.random() * 2 ** 32),
     rate: numberField(f, 'rate'),
@@ -218,7 +211,7 @@ export function ChaosPanel({ state, run }: ViewProps) {
       </fieldset>
       <fieldset class="kinds">
         <legend>Kinds (none checked: all)</legend>
-        ${CHAOS_KINDS.map((k) => html`<label class="check"><input type="checkbox" name=${`kind-${k}`} /> ${k}</label>`)}
+        ${chaosKinds.map((k) => html`<label class="check"><input type="checkbox" name=${`kind-${k}`} /> ${k}</label>`)}
       </fieldset>
       <div class="row">
         <button type="submit">Start chaos</button>

@@ -41,15 +41,24 @@ export function RequestsPanel({ version }: { version: number }) {
     ${
       shown.length === 0
         ? html`<${Empty}>No request matches.<//>`
-        : html`<${Table} columns=${['Time', 'Status', 'Operation', 'Topic', 'Client', 'Decided by']}>
+        : html`<${Table}
+            columns=${[
+              { label: 'Time', className: 'opt' },
+              'Status',
+              'Operation',
+              'Topic',
+              { label: 'Client', className: 'opt' },
+              'Decided by',
+            ]}
+          >
             ${shown.map(
               (r) =>
                 html`<tr key=${r.id} class=${isFailure(r) ? 'error' : ''}>
-                  <td class="time">${timeOf(r.at)}</td>
+                  <td class="time opt">${timeOf(r.at)}</td>
                   <td class="num">${r.status ?? '—'}${r.code ? html` <code>${r.code}</code>` : null}</td>
                   <td>${r.operation ?? `${r.method} ${r.path}`}</td>
                   <td>${r.cache && r.topic ? `${r.cache}/${r.topic}` : '—'}</td>
-                  <td>${r.client ?? '—'}</td>
+                  <td class="opt">${r.client ?? '—'}</td>
                   <td>${decidedByText(r)}</td>
                 </tr>`,
             )}

@@ -23,7 +23,10 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
         ${
           topics.length === 0
             ? html`<${Empty}>No topic yet: one appears when it is first published to or subscribed to.<//>`
-            : html`<${Table} columns=${['Topic', 'Page', 'Next #', 'Retained', 'Waiting']} className="topics">
+            : html`<${Table}
+                columns=${['Topic', { label: 'Page', className: 'opt' }, 'Next #', 'Retained', 'Waiting']}
+                className="topics"
+              >
                 ${topics.map(
                   (t) =>
                     html`<tr key=${t.topic} class=${sameTopic(selected, t) ? 'selected' : ''}>
@@ -38,7 +41,7 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
                           ${t.topic}
                         </button>
                       </td>
-                      <td class="num">${t.page}</td>
+                      <td class="num opt">${t.page}</td>
                       <td class="num">${t.nextSequenceNumber}</td>
                       <td>${retained(t)}</td>
                       <td class="num">${t.waitingSubscribers}</td>

@@ -15,14 +15,16 @@ export function WaitingPanel({ state, fetchedAt, now }: ViewProps & { fetchedAt:
             >No subscriber is waiting. A subscribe with nothing to deliver waits here until a message, its timeout, or a
             page change.<//
           >`
-        : html`<${Table} columns=${['Topic', 'Cursor (number, page)', 'Client', 'Since', 'Waited']}>
+        : html`<${Table}
+            columns=${['Topic', 'Cursor (number, page)', 'Client', { label: 'Since', className: 'opt' }, 'Waited']}
+          >
             ${rows.map(
               (w, i) =>
                 html`<tr key=${i}>
                   <td>${w.cache}/${w.topic}</td>
                   <td class="num">#${w.sequenceNumber} on ${w.sequencePage}</td>
                   <td><code>${w.client ?? '—'}</code></td>
-                  <td class="time"><time datetime=${w.since}>${timeOf(Date.parse(w.since))}</time></td>
+                  <td class="time opt"><time datetime=${w.since}>${timeOf(Date.parse(w.since))}</time></td>
                   <td class="num">${durationOf(w.waitedMs + moving)}</td>
                 </tr>`,
             )}

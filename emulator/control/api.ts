@@ -38,6 +38,7 @@ type Checked =
   | 'expireToken'
   | 'revokeToken'
   | 'resetTopic'
+  | 'topicMessages'
   | 'setClock'
   | 'addFault'
   | 'setLimits'
@@ -73,6 +74,7 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
         checked('TopicResetInput', input),
         why,
       ),
+    topicMessages: (cache, topic) => c.topicMessages(checked('ResourceName', cache), checked('ResourceName', topic)),
     clock: () => c.clock(),
     setClock: (change) => c.setClock(checked('ClockInput', change)),
     advanceClock: (ms) => c.setClock(checked('ClockInput', { advanceMs: ms })),

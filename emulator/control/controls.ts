@@ -22,6 +22,7 @@ import type {
   SnapshotLoaded,
   State,
   TokenWithdrawal,
+  TopicMessages,
   TopicReset,
   TopicResetInput,
   WaitingSubscriberState,
@@ -36,6 +37,7 @@ import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
 import { judgeClients } from '../judge/judge.js';
 import type { EmulatorEvents } from '../events.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
+import { previewOf } from '../live/wire.js';
 import { EmulatorMetrics } from '../metrics/metrics.js';
 import { applyScenario } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
@@ -130,6 +132,19 @@ export class EmulatorControls {
       chaos: faults.chaosView(),
       clock: clock.state(),
     };
+  }
+
+  /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */
+  topicMessages(cache: string, topic: string): TopicMessages {
+    const { store } = this.context;
+    if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+    const found = store.find(cache, topic);
+    if (found === undefined) return { cache, topic, page: null, nextSequenceNumber: 1, messages: [] };
+    const page = found.page;
+    const messages = found
+      .retainedMessages()
+      .map(({ sequenceNumber, value }) => ({ sequenceNumber, page, ...previewOf(value) }));
+    return { cache, topic, page, nextSequenceNumber: found.position.next, messages };
   }
 
   /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */

@@ -37,6 +37,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       const result = controls.resetTopic(param(r, 'cacheName'), param(r, 'topicName'), body<TopicResetInput>(r));
       return { status: 'previousPage' in result ? 200 : 202, body: result };
     }),
+    op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),
     op('getClock', () => ok(controls.clock())),
     op('setClock', (r) => ok(controls.setClock(body<ClockInput>(r)))),
     op('listFaults', () => ok({ faults: controls.faults() })),

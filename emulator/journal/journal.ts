@@ -1,6 +1,7 @@
 import type { RequestList } from '../../openapi/generated/control-types.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts } from '../exchange.js';
+import { isJournalled } from './observers.js';
 import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 
 // The request journal: the last N answered requests (service and control plane), kept from the
@@ -13,17 +14,6 @@ import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 // with three items each): about 190 bytes per entry (the records themselves took about 450), so
 // the default 10,000 entries hold about 2 MB. An entry is built again, in the record's shape,
 // only when the journal is read.
-
-/**
- * Control operations that are not journalled: the journal's own readers and the readiness
- * probe. A dashboard polling them every second would otherwise push the client's requests out.
- */
-export const UNJOURNALLED_OPERATIONS: ReadonlySet<string> = new Set([
-  'listRequests',
-  'countRequests',
-  'listClients',
-  'health',
-]);
 
 export const DEFAULT_LIST_LIMIT = 100;
 
@@ -110,7 +100,7 @@ export class RequestJournal {
   }
 
   record(facts: ExchangeFacts): void {
-    if (facts.plane === 'control' && facts.operation !== null && UNJOURNALLED_OPERATIONS.has(facts.operation)) return;
+    if (!isJournalled(facts)) return;
     if (this.capacity === 0) return;
     if (this.size === this.capacity) this.evictedCount++;
     else this.size++;

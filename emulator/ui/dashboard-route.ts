@@ -15,6 +15,15 @@ const FILES: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
 };
 
+/** The paths the dashboard is served at (its files are not journalled: journal/observers.ts). */
+export const DASHBOARD_PATHS: ReadonlySet<string> = new Set([
+  '/_emulator/ui',
+  '/_emulator/ui/',
+  ...Object.keys(FILES)
+    .filter((name) => name !== 'index.html')
+    .map((name) => `/_emulator/ui/${name}`),
+]);
+
 const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -52,7 +61,5 @@ export function registerDashboard(app: FastifyInstance, directory = builtDashboa
       .code(200)
       .headers({ 'content-type': FILES[name]!, ...SECURITY_HEADERS })
       .send(fileOf(name));
-  app.get('/_emulator/ui', send('index.html'));
-  app.get('/_emulator/ui/', send('index.html'));
-  for (const name of Object.keys(FILES)) if (name !== 'index.html') app.get(`/_emulator/ui/${name}`, send(name));
+  for (const path of DASHBOARD_PATHS) app.get(path, send(path.split('/')[3] || 'index.html'));
 }

@@ -195,6 +195,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/topics/{cacheName}/{topicName}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                topicName: components["parameters"]["topicName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A topic's retained messages, oldest first (what a subscriber could still read).
+         * @description The messages the topic still retains (at most `--retention` of them, all on its current
+         *     page), oldest first, with the number its next message gets. Values are previews, as on the
+         *     event stream: `{text}` or `{binary}` (base64) cut to 512 characters (`truncated`), with
+         *     `size` the whole value's characters (text) or bytes (binary). Reading a topic that does
+         *     not exist yet creates nothing: it answers no messages, `page` null and
+         *     `nextSequenceNumber` 1. The dashboard shows these when a topic is selected, then the live
+         *     ones. For example `curl localhost:4545/_emulator/topics/default-cache/orders/messages`.
+         */
+        get: operations["listTopicMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/clock": {
         parameters: {
             query?: never;
@@ -808,6 +837,24 @@ export interface components {
             sequenceNumber: components["schemas"]["SequenceNumber"];
             value: components["schemas"]["MessageValue"];
         };
+        TopicMessages: {
+            cache: components["schemas"]["ResourceName"];
+            topic: components["schemas"]["ResourceName"];
+            /** @description The topic's page; null when the topic does not exist (yet). */
+            page: number | null;
+            /** @description The number the topic's next message gets. */
+            nextSequenceNumber: number;
+            messages: components["schemas"]["RetainedMessagePreview"][];
+        };
+        RetainedMessagePreview: {
+            sequenceNumber: components["schemas"]["SequenceNumber"];
+            page: number;
+            value: components["schemas"]["MessageValue"];
+            /** @description The whole value's characters (text) or bytes (binary). */
+            size: number;
+            /** @description The value is cut to its first 512 characters (of text, or of base64). */
+            truncated: boolean;
+        };
         /**
          * @description One topic: its page, the number its next message gets, and its retained messages,
          *     oldest first, numbered without gaps up to `nextSequenceNumber - 1`.
@@ -1370,6 +1417,40 @@ export interface operations {
             };
         };
     };
+    listTopicMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                topicName: components["parameters"]["topicName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retained messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicMessages"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClock: {
         parameters: {
             query?: never;
@@ -1895,6 +1976,8 @@ export type MessageValue = components['schemas']['MessageValue'];
 export type SequenceNumber = components['schemas']['SequenceNumber'];
 export type SnapshotCounter = components['schemas']['SnapshotCounter'];
 export type SnapshotMessage = components['schemas']['SnapshotMessage'];
+export type TopicMessages = components['schemas']['TopicMessages'];
+export type RetainedMessagePreview = components['schemas']['RetainedMessagePreview'];
 export type SnapshotTopic = components['schemas']['SnapshotTopic'];
 export type SnapshotTopicReset = components['schemas']['SnapshotTopicReset'];
 export type SnapshotFault = components['schemas']['SnapshotFault'];

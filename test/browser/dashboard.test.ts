@@ -128,6 +128,37 @@ describe('the dashboard', () => {
     await openTab('topics');
   });
 
+  it("shows a topic's retained messages when it is selected, then the live ones, each once", async () => {
+    for (const text of ['backlog 1', 'backlog 2', 'backlog 3'])
+      expect((await publish(emulator, 'backlog', text)).status).toBe(204);
+    // A tab opened after they were published: only the retained list can show them.
+    const tab = await browser.newPage();
+    const tabErrors = consoleErrors(tab);
+    try {
+      await tab.setViewport({ width: 1280, height: 800 });
+      await tab.goto(`${emulator.url}/_emulator/ui`);
+      await tab.waitForSelector(byRole('button', 'Show topic backlog'), { timeout: 5000 });
+      await tab.click(byRole('button', 'Show topic backlog'));
+      await waitForText('tr.message[data-sequence="3"]', 'backlog 3', 2000, tab);
+      const rows = () =>
+        tab.$$eval('tr.message', (trs) => trs.map((tr) => (tr as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+      expect(await rows()).toEqual([
+        expect.stringMatching(/^3 \d+ backlog 3 9 chars retained$/),
+        expect.stringMatching(/^2 \d+ backlog 2 9 chars retained$/),
+        expect.stringMatching(/^1 \d+ backlog 1 9 chars retained$/),
+      ]);
+      expect((await publish(emulator, 'backlog', 'backlog 4, live')).status).toBe(204);
+      await waitForText('tr.message[data-sequence="4"]', 'backlog 4, live', 1000, tab);
+      const [live, ...retained] = await rows();
+      expect(live).toMatch(/^4 \d+ backlog 4, live 15 chars \d\d:\d\d:\d\d\.\d{3}$/);
+      expect(retained).toHaveLength(3);
+      expect(await tab.$$('tr.marker')).toHaveLength(0);
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('injects a fault from the form, and the next publish is answered with it', async () => {
     await openTab('faults');
     const form = 'form[aria-label="Inject a fault"]';
@@ -271,6 +302,57 @@ describe('the dashboard', () => {
       expect(tabErrors).toEqual([]);
     } finally {
       await tab.close();
+    }
+  });
+
+  it('fits every view at 420×900 and 1280×800: no table wider than its card, no page wider than the window', async () => {
+    const rule = emulator.addFault({ operation: 'subscribe', topic: 'sensors', status: 503, count: 3 });
+    const abort = new AbortController();
+    const waiting = fetch(`${emulator.url}/topics/${CACHE}/orders-with-a-longer-name?sequence_number=9`, {
+      headers: { authorization: emulator.apiKey },
+      signal: abort.signal,
+    }).catch(() => undefined);
+    await expect.poll(() => emulator.state().waitingSubscribers.length).toBe(1);
+    const seen = new Set<string>();
+    try {
+      for (const [width, height] of [
+        [420, 900],
+        [1280, 800],
+      ] as const) {
+        await page.setViewport({ width, height });
+        for (const tab of ['topics', 'waiting', 'faults', 'limits', 'clock', 'tokens', 'requests', 'clients']) {
+          await openTab(tab);
+          await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading'), {
+            timeout: 2000,
+          });
+          const { cut, tables } = await page.evaluate(() => {
+            const found: string[] = [];
+            const overflow = document.documentElement.scrollWidth - window.innerWidth;
+            if (overflow > 0) found.push(`the page, by ${overflow} px`);
+            for (const table of Array.from(document.querySelectorAll('main table'))) {
+              const card = table.closest('.table-wrap');
+              const room = card?.clientWidth ?? 0;
+              if (table.scrollWidth > room)
+                found.push(`${table.className || 'a table'}: ${table.scrollWidth} > ${room} px`);
+            }
+            return { cut: found, tables: document.querySelectorAll('main table').length };
+          });
+          expect(cut, `${tab} at ${width} px`).toEqual([]);
+          seen.add(`${tab}:${tables}`);
+        }
+      }
+      // The views checked had their tables: topics, the waiting subscriber, the fault, the journal.
+      for (const tab of ['topics', 'waiting', 'faults', 'requests'])
+        expect(
+          [...seen].some((s) => s.startsWith(`${tab}:`) && !s.endsWith(':0')),
+          tab,
+        ).toBe(true);
+    } finally {
+      abort.abort();
+      await waiting;
+      emulator.removeFault(rule.id);
+      await page.setViewport({ width: 1280, height: 800 });
+      await openTab('topics');
     }
   });
 

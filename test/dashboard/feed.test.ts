@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { addMarker, addPageChange, addPublished, emptyFeed, FEED_ROWS, type Feed } from '../../dashboard/feed.js';
+import {
+  addMarker,
+  addPageChange,
+  addPublished,
+  addRetained,
+  emptyFeed,
+  FEED_ROWS,
+  type Feed,
+} from '../../dashboard/feed.js';
 import { SseParser } from '../../dashboard/sse-parser.js';
 
 // The dashboard's pure parts: the live feed's markers and the SSE parser it reads the stream with.
@@ -18,6 +26,35 @@ const shape = (feed: Feed) =>
   feed.rows.map((r) => (r.kind === 'message' ? `#${r.sequenceNumber}@${r.page}` : `${r.tone}: ${r.text}`)).reverse();
 
 describe('the live feed', () => {
+  const retained = (page: number, numbers: number[], next = (numbers.at(-1) ?? 0) + 1) => ({
+    cache: 'c',
+    topic: 't',
+    page,
+    nextSequenceNumber: next,
+    messages: numbers.map((n) => ({ ...message(page, n), at: undefined })),
+  });
+
+  it('shows the retained messages under the live ones, each once, and continues from them', () => {
+    // #3 arrived live before the retained list (which has it too) was answered.
+    let feed = addRetained(addPublished(emptyFeed, message(7, 3)), retained(7, [1, 2, 3]));
+    expect(shape(feed)).toEqual(['#1@7', '#2@7', '#3@7']);
+    expect(feed.rows.map((r) => r.kind === 'message' && r.at)).toEqual([0, undefined, undefined]);
+    feed = addPublished(addPublished(feed, message(7, 3)), message(7, 4));
+    expect(shape(feed)).toEqual(['#1@7', '#2@7', '#3@7', '#4@7']);
+    // Read again (a reconnect): the same rows, not twice.
+    expect(shape(addRetained(feed, retained(7, [2, 3, 4])))).toEqual(['#2@7', '#3@7', '#4@7']);
+  });
+
+  it('keeps what an older page showed below the retained messages, and ignores a topic not there', () => {
+    const old = addPublished(emptyFeed, message(5, 9));
+    const feed = addRetained(old, retained(7, [1]));
+    expect(shape(feed)).toEqual(['#9@5', '#1@7']);
+    expect(shape(addPublished(feed, message(7, 2)))).toEqual(['#9@5', '#1@7', '#2@7']);
+    expect(addRetained(old, { ...retained(7, []), page: null, nextSequenceNumber: 1 })).toBe(old);
+    // Nothing retained yet on page 7: its first message follows without a jump marker.
+    expect(shape(addPublished(addRetained(emptyFeed, retained(7, [])), message(7, 1)))).toEqual(['#1@7']);
+  });
+
   it('lists messages newest first, with no marker while numbering is continuous', () => {
     const feed = [1, 2, 3].reduce((f, n) => addPublished(f, message(7, n)), emptyFeed);
     expect(shape(feed)).toEqual(['#1@7', '#2@7', '#3@7']);

@@ -7,7 +7,13 @@ import { bindHandlers } from '../../emulator/http/operations.js';
 import { controlPlaneOnlyCodes, errorRegistry } from '../../emulator/errors.js';
 import { topicsHandlers } from '../../emulator/handlers/index.js';
 import { operationRoutes, type OpenApiDocument } from '../../emulator/openapi-routes.js';
-import { compileDocument, documents as documentNames, generatedPath } from '../../scripts/compile-openapi.js';
+import {
+  compileDocument,
+  controlEnumsPath,
+  controlEnumsSource,
+  documents as documentNames,
+  generatedPath,
+} from '../../scripts/compile-openapi.js';
 import { typesPath, typesSource } from '../../scripts/compile-types.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 
@@ -26,6 +32,10 @@ describe('the OpenAPI documents', () => {
 
   it.each(documentNames)('openapi/generated/%s-types.ts is up to date (run npm run openapi:compile)', async (name) => {
     expect(readFileSync(typesPath(name), 'utf8')).toBe(await typesSource(name));
+  });
+
+  it("openapi/generated/control-enums.ts (the dashboard's enums) is up to date (run npm run openapi:compile)", async () => {
+    expect(readFileSync(controlEnumsPath, 'utf8')).toBe(controlEnumsSource(await compileDocument('control')));
   });
 
   it('names both operations of the contract on the one path', () => {

@@ -28,12 +28,23 @@ describe('the journal ring', () => {
     expect(journal.list().entries.map((e) => e.id)).toEqual([6]);
   });
 
-  it('does not journal its own readers nor health checks, and records nothing at size 0', () => {
+  it('does not journal what only observes the emulator, and records nothing at size 0', () => {
     const events = new EmulatorEvents();
     const journal = new RequestJournal(events, 10);
-    for (const operation of ['listRequests', 'countRequests', 'listClients', 'health', 'reset'])
+    const observers = [
+      'listRequests',
+      'countRequests',
+      'listClients',
+      'health',
+      'getState',
+      'getMetrics',
+      'getSnapshot',
+    ];
+    for (const operation of [...observers, 'streamEvents', 'listTopicMessages', 'reset', 'setClock'])
       events.emit({ kind: 'request', at: 1, record: facts({ plane: 'control', operation }) });
-    expect(journal.entries().map((e) => e.operation)).toEqual(['reset']);
+    for (const path of ['/_emulator/ui', '/_emulator/ui/dashboard.js', '/_emulator/nowhere'])
+      events.emit({ kind: 'request', at: 1, record: facts({ plane: 'control', operation: null, path }) });
+    expect(journal.entries().map((e) => e.operation ?? e.path)).toEqual(['reset', 'setClock', '/_emulator/nowhere']);
     const off = new RequestJournal(new EmulatorEvents(), 0);
     off.record(facts());
     expect(off.entries()).toEqual([]);
@@ -100,18 +111,18 @@ describe('the journal of a running emulator', () => {
       headers: { authorization: emulator.apiKey },
     });
     expect(both.status).toBe(400);
-    expect((await client.control('GET', '/state')).status).toBe(200);
+    expect((await client.control('POST', '/clock', { advanceMs: 1 })).status).toBe(200);
     await done;
 
     const { entries } = emulator.requests({ limit: 10 });
     expect(entries.map((e) => [e.plane, e.operation, e.status])).toEqual([
-      ['control', 'getState', 200],
+      ['control', 'setClock', 200],
       ['service', 'subscribe', 400],
       ['service', 'publish', 401],
       ['service', 'subscribe', 200],
       ['service', 'publish', 204],
     ]);
-    const [state, twice, bearerEntry, subscribe, publish] = entries;
+    const [clock, twice, bearerEntry, subscribe, publish] = entries;
     expect(publish!.client).toMatch(/^key:#[\w-]{12}$/);
     expect(JSON.stringify(entries)).not.toContain(emulator.apiKey);
     expect(subscribe).toMatchObject({
@@ -122,7 +133,7 @@ describe('the journal of a running emulator', () => {
     expect(subscribe!.page).toBeGreaterThan(0);
     expect(bearerEntry).toMatchObject({ bearer: true, code: 'invalid_token', credentialPlace: 'header' });
     expect(twice).toMatchObject({ credentialPlace: 'both', code: 'token_in_header_and_query' });
-    expect(state).toMatchObject({ client: null, credentialPlace: 'none' });
+    expect(clock).toMatchObject({ client: null, credentialPlace: 'none' });
     expect(entries[0]!.id).toBeGreaterThan(entries[4]!.id);
   });
 
@@ -148,6 +159,22 @@ describe('the journal of a running emulator', () => {
     expect(() => emulator.requests({ limit: 0 })).toThrow(/invalid/);
     emulator.reset();
     expect(emulator.requests().entries).toEqual([]);
+  });
+
+  it('leaves out what only observes: the dashboard, its event stream, state, metrics, snapshot, messages', async () => {
+    const done = journalled(10);
+    const stream = new AbortController();
+    const events = await fetch(`${emulator.url}/_emulator/events`, { signal: stream.signal });
+    expect(events.status).toBe(200);
+    for (const path of ['/ui', '/ui/dashboard.js', '/ui/dashboard.css', '/state', '/metrics', '/snapshot'])
+      await (await client.control('GET', path)).arrayBuffer();
+    expect((await client.control('GET', `/topics/${CACHE}/t/messages`)).status).toBe(200);
+    stream.abort();
+    expect((await client.control('POST', '/clock', { advanceMs: 1 })).status).toBe(200);
+    expect((await client.publish('t', 'kept')).status).toBe(204);
+    await done;
+    const { entries } = emulator.requests();
+    expect(entries.map((e) => e.operation)).toEqual(['publish', 'setClock']);
   });
 
   it('marks a dropped connection and a client that went away, and the cursor a first request left out', async () => {
