@@ -44,7 +44,7 @@ export class MetricsRecorder {
     const { plane, status } = request;
     const byOperation = this.counts[plane];
     let byStatus = byOperation.get(operation);
-    if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map()));
+    if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map<number, RequestCount>()));
     let entry = byStatus.get(status);
     if (entry === undefined) {
       entry = { labels: { plane, operation, status: String(status) }, count: 0 };
