@@ -149,6 +149,30 @@ describe('replicas on one Redis', () => {
     expect(read.items[1]!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'after' } });
   });
 
+  it('metrics: store round trips by script and the store up, then down while Redis is lost', async () => {
+    const [a] = await replicas();
+    const scrape = async () => {
+      const response = await fetch(`${a.url}/_emulator/metrics`);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    for (const text of ['1', '2', '3']) expect((await a.publish('cache', 'timed', text)).status).toBe(204);
+    const name = 'topics_emulator_store_round_trip_seconds';
+    const before = await scrape();
+    expect(before).toMatch(/^topics_emulator_store_up 1$/m);
+    expect(before).toMatch(new RegExp(`^${name}_count\\{script="publish"\\} 3$`, 'm'));
+    expect(before).toMatch(new RegExp(`^${name}_bucket\\{script="publish",le="\\+Inf"\\} 3$`, 'm'));
+    const sum = Number(new RegExp(`^${name}_sum\\{script="publish"\\} (\\S+)$`, 'm').exec(before)![1]);
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(5);
+    await fleet.redis().kill();
+    await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
+    expect(await scrape()).toMatch(/^topics_emulator_store_up 0$/m);
+    await fleet.redis().restart();
+    await until(() => a.emulator.context.store.health().up, 'the store to be back', 15_000);
+    expect(await scrape()).toMatch(/^topics_emulator_store_up 1$/m);
+  });
+
   it('keys live under the prefix only', async () => {
     const [a, , prefix] = await replicas();
     await a.publish('cache', 'keys', 'x');

@@ -65,6 +65,7 @@ export class RedisTopicStore implements TopicStore {
   private held: Announcement[] | undefined;
   private syncing: Promise<void> | undefined;
   private closed = false;
+  private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
 
@@ -236,6 +237,10 @@ export class RedisTopicStore implements TopicStore {
     this.mirror.observeWakes(observer);
   }
 
+  observeRoundTrips(observer: ((call: string, latencyMs: number) => void) | undefined): void {
+    this.roundTrips = observer;
+  }
+
   async release(): Promise<void> {
     this.closed = true;
     this.synced = false;
@@ -247,7 +252,15 @@ export class RedisTopicStore implements TopicStore {
   /** Runs one of the scripts with its key count (ioredis's defined commands take it first). */
   private run(name: ScriptName, keyCount: number, ...args: (string | number)[]): Promise<unknown> {
     const command = (this.command as unknown as Record<ScriptName, (...a: unknown[]) => Promise<unknown>>)[name];
-    return command.call(this.command, keyCount, ...args);
+    const answer = command.call(this.command, keyCount, ...args);
+    const observer = this.roundTrips;
+    if (!observer) return answer;
+    const started = performance.now();
+    // Answered calls only: one refused at once while Redis is lost is no round trip.
+    return answer.then((value) => {
+      observer(name, performance.now() - started);
+      return value;
+    });
   }
 
   // A connection closed: service routes answer 503 until both are back and the mirror is loaded again.
