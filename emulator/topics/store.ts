@@ -43,6 +43,10 @@ export interface TopicStore {
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
+  /** A shared store passes a control-plane change (plain data) to every other replica's `onRemoteChange`. */
+  shareChange?(change: object): void;
+  /** Told, on a shared store, of a change another replica passed with `shareChange`. */
+  onRemoteChange?: ((change: unknown) => void) | undefined;
 }
 
 export interface StoreHealth {

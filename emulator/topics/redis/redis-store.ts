@@ -25,7 +25,8 @@ type Announcement =
   | { k: 'n' | 'c'; id: [string, string]; page: number }
   | { k: 'p'; id: [string, string]; page: number; seq: number; v: EventValue }
   | { k: 'r'; from: string; last: number }
-  | { k: 'l'; from: string };
+  | { k: 'l'; from: string }
+  | { k: 'o'; from: string; c: unknown };
 
 interface Publishing {
   page: number;
@@ -122,6 +123,16 @@ export class RedisTopicStore implements TopicStore {
   }
 
   onRemoteClear: (() => void) | undefined;
+  onRemoteChange: ((change: unknown) => void) | undefined;
+
+  /** Announces a control-plane change to the other replicas (this one has applied it already). */
+  shareChange(change: object): void {
+    const text = JSON.stringify({ k: 'o', from: this.replica, c: change });
+    // `call`: the connection's `publish` is the publish script (defineCommand), not PUBLISH.
+    this.command
+      .call('PUBLISH', this.keys.channel, text)
+      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: sharing a change failed'));
+  }
 
   health(): StoreHealth {
     return { kind: 'redis', up: this.synced };
@@ -378,6 +389,9 @@ export class RedisTopicStore implements TopicStore {
         if (a.from === this.replica) return;
         this.onRemoteClear?.();
         return this.mirror.clear();
+      case 'o':
+        if (a.from !== this.replica) this.onRemoteChange?.(a.c);
+        return;
       case 'l':
         if (a.from !== this.replica) {
           this.onRemoteClear?.();
