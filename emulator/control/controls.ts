@@ -44,6 +44,7 @@ import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
 import { applyRestore, planRestore } from '../snapshot/restore.js';
 import { takeSnapshot } from '../snapshot/take.js';
+import { isSharedChange, sharedOperationId, type SharedChange } from './shared-changes.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
@@ -62,6 +63,8 @@ export class EmulatorControls {
   readonly journal: RequestJournal;
   private readonly withdrawals: TokenWithdrawals;
   private startupScenario: Scenario | undefined;
+  /** Changes are not passed to other replicas: they apply one passed on, or their own start-up. */
+  private quiet = false;
 
   constructor(private readonly context: EmulatorContext) {
     const { settings, auth, clock, log } = context;
@@ -69,21 +72,21 @@ export class EmulatorControls {
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
+    if (context.store.shareChange)
+      context.store.onRemoteChange = (change) => {
+        if (isSharedChange(change)) this.applyShared(change);
+      };
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
   reset(): ResetResult {
-    const { faults, pageChanges, store, auth, clock, limits, log } = this.context;
-    const removedFaults = faults.reset();
-    pageChanges.reset();
-    this.withdrawals.reset();
-    const answeredSubscribers = this.context.waiting.answerAll().length;
-    store.clear();
-    this.journal.clear();
-    auth.reset();
-    clock.useRealTime();
-    limits.reset(limitsProfileOf(this.context.settings));
-    this.applyStartup();
+    const { store, clock, log } = this.context;
+    let answeredSubscribers = 0;
+    const removedFaults = this.resetControls(() => {
+      answeredSubscribers = this.context.waiting.answerAll().length;
+      store.clear();
+    });
+    this.share({ op: 'reset' });
     this.changed('reset');
     log.info(
       { answeredSubscribers, removedFaults },
@@ -210,6 +213,7 @@ export class EmulatorControls {
     if (setTo !== undefined) clock.set(setTo);
     if (change.advanceMs !== undefined) clock.advance(change.advanceMs);
     if (change.mode === 'real') clock.useRealTime();
+    this.share({ op: 'clock', clock: clock.save() });
     const state = clock.state();
     log.info({ change, clock: state }, `clock: ${state.mode} at ${state.now}`);
     this.changed('setClock');
@@ -217,7 +221,9 @@ export class EmulatorControls {
   }
 
   addFault(rule: FaultRuleInput): Fault {
-    return this.changed('addFault', this.context.faults.add(rule));
+    const added = this.context.faults.add(rule);
+    this.share({ op: 'addFault', id: added.id, rule });
+    return this.changed('addFault', added);
   }
 
   faults(): Fault[] {
@@ -229,11 +235,15 @@ export class EmulatorControls {
   }
 
   removeFault(id: string): Fault {
-    return this.changed('removeFault', this.context.faults.remove(id));
+    const removed = this.context.faults.remove(id);
+    this.share({ op: 'removeFault', id });
+    return this.changed('removeFault', removed);
   }
 
   clearFaults(): { removed: number } {
-    return this.changed('clearFaults', { removed: this.context.faults.clear() });
+    const removed = this.context.faults.clear();
+    this.share({ op: 'clearFaults' });
+    return this.changed('clearFaults', { removed });
   }
 
   limits(): Limits {
@@ -241,7 +251,9 @@ export class EmulatorControls {
   }
 
   setLimits(change: LimitsInput): Limits {
-    return this.changed('setLimits', this.context.limits.set(change));
+    const limits = this.context.limits.set(change);
+    this.share({ op: 'setLimits', change });
+    return this.changed('setLimits', limits);
   }
 
   chaos(): Chaos {
@@ -249,11 +261,15 @@ export class EmulatorControls {
   }
 
   startChaos(input: ChaosInput): Chaos {
-    return this.changed('startChaos', this.context.faults.startChaos(input));
+    const chaos = this.context.faults.startChaos(input);
+    this.share({ op: 'startChaos', input });
+    return this.changed('startChaos', chaos);
   }
 
   stopChaos(): Chaos {
-    return this.changed('stopChaos', this.context.faults.stopChaos());
+    const chaos = this.context.faults.stopChaos();
+    this.share({ op: 'stopChaos' });
+    return this.changed('stopChaos', chaos);
   }
 
   applyScenario(scenario: Scenario): ScenarioApplied {
@@ -315,10 +331,82 @@ export class EmulatorControls {
     this.journal.dispose();
   }
 
+  // Every replica applies its own configuration's start-up: it is not passed on.
   private applyStartup(): void {
     const { chaosSeed, chaosRate } = this.context.settings;
-    if (chaosSeed !== undefined) this.startChaos({ seed: chaosSeed, rate: chaosRate });
-    if (this.startupScenario) applyScenario(this, this.startupScenario);
+    const quiet = this.quiet;
+    this.quiet = true;
+    try {
+      if (chaosSeed !== undefined) this.startChaos({ seed: chaosSeed, rate: chaosRate });
+      if (this.startupScenario) applyScenario(this, this.startupScenario);
+    } finally {
+      this.quiet = quiet;
+    }
+  }
+
+  /**
+   * Everything a reset puts back, calling `clearTopics` where the topics go (another replica's
+   * reset clears them through the store); returns how many fault rules it removed.
+   */
+  private resetControls(clearTopics: () => void = () => {}): number {
+    const { faults, pageChanges, auth, clock, limits } = this.context;
+    const removedFaults = faults.reset();
+    pageChanges.reset();
+    this.withdrawals.reset();
+    clearTopics();
+    this.journal.clear();
+    auth.reset();
+    clock.useRealTime();
+    limits.reset(limitsProfileOf(this.context.settings));
+    this.applyStartup();
+    return removedFaults;
+  }
+
+  /** Passes a change to the other replicas on a shared store (nothing in memory). */
+  private share(change: SharedChange): void {
+    if (!this.quiet) this.context.store.shareChange?.(change);
+  }
+
+  /** Applies a change another replica made (and applied) there: the same operation, not passed on again. */
+  private applyShared(change: SharedChange): void {
+    const { clock, faults, limits, log } = this.context;
+    this.quiet = true;
+    try {
+      switch (change.op) {
+        case 'reset':
+          this.resetControls();
+          break;
+        case 'clock':
+          clock.restore(change.clock);
+          break;
+        case 'setLimits':
+          limits.set(change.change);
+          break;
+        case 'startChaos':
+          faults.startChaos(change.input);
+          break;
+        case 'stopChaos':
+          faults.stopChaos();
+          break;
+        case 'addFault':
+          faults.add(change.rule, change.id);
+          break;
+        case 'removeFault':
+          if (faults.list().some((f) => f.id === change.id)) faults.remove(change.id, 'removed on another replica');
+          break;
+        case 'clearFaults':
+          faults.clear();
+          break;
+        case 'withdraw':
+          this.withdrawals.withdraw(change.tokenId, change.how, change.afterMs, 'another replica');
+          break;
+      }
+      this.changed(sharedOperationId(change));
+    } catch (error) {
+      log.warn({ change: change.op, err: (error as Error).message }, 'a change from another replica was not applied');
+    } finally {
+      this.quiet = false;
+    }
   }
 
   private withdraw(
@@ -327,10 +415,9 @@ export class EmulatorControls {
     { afterMs }: WithdrawalInput,
     why: string,
   ): TokenWithdrawal {
-    return this.changed(
-      how === 'expired' ? 'expireToken' : 'revokeToken',
-      this.withdrawals.withdraw(tokenId, how, afterMs, why),
-    );
+    const withdrawal = this.withdrawals.withdraw(tokenId, how, afterMs, why);
+    this.share({ op: 'withdraw', tokenId, how, ...(afterMs !== undefined ? { afterMs } : {}) });
+    return this.changed(how === 'expired' ? 'expireToken' : 'revokeToken', withdrawal);
   }
 
   /** Tells the event stream that the operation changed something; returns its result. */

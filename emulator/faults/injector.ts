@@ -49,9 +49,10 @@ export class FaultInjector {
     private readonly pages: PageChanges,
   ) {}
 
-  add(input: FaultRuleInput): FaultView {
-    const rule = new FaultRule(`f${this.nextId}`, input, this.clock.now());
-    this.nextId += 1;
+  /** Adds a rule; `id` is given when another replica added it (the next ids here follow it). */
+  add(input: FaultRuleInput, id = `f${this.nextId}`): FaultView {
+    const rule = new FaultRule(id, input, this.clock.now());
+    this.nextId = Math.max(this.nextId, Number(id.slice(1)) + 1);
     this.rules.set(rule.id, rule);
     this.refresh();
     if (rule.started) this.start(rule);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Registry } from 'prom-client';
 import type { EmulatorContext } from '../context.js';
-import { WAKE_BUCKETS, type MetricsRecorder } from './recorder.js';
+import type { MetricsRecorder, Observations } from './recorder.js';
 
 // The Prometheus text format of one emulator's metrics, by prom-client, which is loaded (and the
 // registry built) on the first scrape. Every metric reads the recorder or the state when
@@ -47,35 +47,36 @@ function gauge(prom: PromClient, registry: Registry, name: string, help: string,
   });
 }
 
-// The histogram's buckets are counted by the recorder; prom-client's Histogram only counts its
+// A histogram's buckets are counted by the recorder; prom-client's Histogram only counts its
 // own observations, so this one is a metric object of the shape the registry formats
-// (Histogram.get()'s: cumulative `_bucket` lines, then `+Inf`, `_sum` and `_count`).
-function wakeLatency(registry: Registry, recorder: MetricsRecorder): void {
-  const name = `${PREFIX}wake_latency_seconds`;
-  const help = 'From a publish to the answer of a subscriber it woke (real time).';
+// (Histogram.get()'s: per series, cumulative `_bucket` lines, then `+Inf`, `_sum` and `_count`).
+function recordedHistogram(
+  registry: Registry,
+  name: string,
+  help: string,
+  series: () => { labels: Record<string, string>; observations: Observations }[],
+): void {
+  const fullName = `${PREFIX}${name}`;
+  const values = ({ labels, observations }: { labels: Record<string, string>; observations: Observations }) => {
+    let cumulative = 0;
+    const buckets = observations.bounds.map((le, i) => {
+      cumulative += observations.buckets[i]!;
+      return { labels: { ...labels, le }, value: cumulative, metricName: `${fullName}_bucket` };
+    });
+    return [
+      ...buckets,
+      { labels: { ...labels, le: '+Inf' }, value: observations.count, metricName: `${fullName}_bucket` },
+      { labels, value: observations.sum, metricName: `${fullName}_sum` },
+      { labels, value: observations.count, metricName: `${fullName}_count` },
+    ];
+  };
   const metric = {
-    name,
+    name: fullName,
     help,
     type: 'histogram',
     aggregator: 'sum',
     async get() {
-      let cumulative = 0;
-      const buckets = WAKE_BUCKETS.map((le, i) => {
-        cumulative += recorder.wakeBuckets[i]!;
-        return { labels: { le }, value: cumulative, metricName: `${name}_bucket` };
-      });
-      return {
-        name,
-        help,
-        type: 'histogram',
-        aggregator: 'sum',
-        values: [
-          ...buckets,
-          { labels: { le: '+Inf' }, value: recorder.wakeCount, metricName: `${name}_bucket` },
-          { labels: {}, value: recorder.wakeSum, metricName: `${name}_sum` },
-          { labels: {}, value: recorder.wakeCount, metricName: `${name}_count` },
-        ],
-      };
+      return { name: fullName, help, type: 'histogram', aggregator: 'sum', values: series().flatMap(values) };
     },
   };
   registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
@@ -114,7 +115,28 @@ function buildRegistry(prom: PromClient, { recorder, store, waiting }: Sources):
   gauge(prom, registry, 'retained_messages', 'Messages retained, over every topic.', () =>
     store.snapshot().reduce((sum, topic) => sum + topic.retainedCount, 0),
   );
-  wakeLatency(registry, recorder);
+  recordedHistogram(
+    registry,
+    'wake_latency_seconds',
+    'From a publish to the answer of a subscriber it woke (real time).',
+    () => [{ labels: {}, observations: recorder.wake }],
+  );
+  // Only a shared store has a connection to be up or down and round trips to time.
+  if (store.health().kind !== 'memory') {
+    gauge(
+      prom,
+      registry,
+      'store_up',
+      'Whether the store (Redis) is reachable and this replica in step with it (1) or not (0).',
+      () => (store.health().up ? 1 : 0),
+    );
+    recordedHistogram(
+      registry,
+      'store_round_trip_seconds',
+      'From a call to the store (a Redis script) to its answer, by script.',
+      () => [...recorder.storeRoundTrips].map(([script, observations]) => ({ labels: { script }, observations })),
+    );
+  }
   return registry;
 }
 

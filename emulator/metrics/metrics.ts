@@ -12,6 +12,7 @@ export class EmulatorMetrics {
 
   constructor(private readonly context: Pick<EmulatorContext, 'store' | 'waiting'>) {
     context.store.observeWakes((ms) => this.recorder.woke(ms / 1000));
+    context.store.observeRoundTrips?.((script, ms) => this.recorder.storeRoundTrip(script, ms / 1000));
   }
 
   /**

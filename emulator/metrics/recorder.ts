@@ -21,6 +21,26 @@ export interface RequestCount {
 
 /** Upper bounds (seconds) of the wake-up latency histogram's buckets. */
 export const WAKE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
+/** Upper bounds (seconds) of the store round-trip histogram's buckets (a Redis script call). */
+export const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1] as const;
+
+/** One histogram's observations: per bucket (not cumulative); those above the last bound count only in `count`. */
+export class Observations {
+  readonly buckets: number[];
+  sum = 0;
+  count = 0;
+
+  constructor(readonly bounds: readonly number[]) {
+    this.buckets = bounds.map(() => 0);
+  }
+
+  observe(seconds: number): void {
+    const i = this.bounds.findIndex((bound) => seconds <= bound);
+    if (i >= 0) this.buckets[i]! += 1;
+    this.sum += seconds;
+    this.count += 1;
+  }
+}
 
 export class MetricsRecorder {
   /** Every (plane, operation, status) counted so far, in the order first seen. */
@@ -34,10 +54,9 @@ export class MetricsRecorder {
   deliveries = 0;
   discontinuities = 0;
   faultsFired = 0;
-  /** Observations per bucket (not cumulative); those above the last bound count only in wakeCount. */
-  readonly wakeBuckets: number[] = WAKE_BUCKETS.map(() => 0);
-  wakeSum = 0;
-  wakeCount = 0;
+  readonly wake = new Observations(WAKE_BUCKETS);
+  /** Store round trips by script (create, publish, changePage, reset, restore); only a shared store has them. */
+  readonly storeRoundTrips = new Map<string, Observations>();
 
   answered(request: AnsweredRequest): void {
     const operation = request.operation ?? 'none';
@@ -64,9 +83,13 @@ export class MetricsRecorder {
 
   /** A subscriber a publish woke, `seconds` after that publish. */
   woke(seconds: number): void {
-    const i = WAKE_BUCKETS.findIndex((bound) => seconds <= bound);
-    if (i >= 0) this.wakeBuckets[i]! += 1;
-    this.wakeSum += seconds;
-    this.wakeCount += 1;
+    this.wake.observe(seconds);
+  }
+
+  /** One call to the store (a Redis script) answered after `seconds`. */
+  storeRoundTrip(script: string, seconds: number): void {
+    let observations = this.storeRoundTrips.get(script);
+    if (!observations) this.storeRoundTrips.set(script, (observations = new Observations(STORE_BUCKETS)));
+    observations.observe(seconds);
   }
 }

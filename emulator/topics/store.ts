@@ -30,6 +30,8 @@ export interface TopicStore {
   restore(topics: readonly TopicContent[], lastPage: number): void;
   /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
+  /** A shared store tells `observer` each call's real milliseconds, by what it called (a Redis script's name). */
+  observeRoundTrips?(observer: ((call: string, latencyMs: number) => void) | undefined): void;
   /**
    * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
    * store answers a promise, settled once the message is numbered there and this process holds it.
@@ -41,6 +43,10 @@ export interface TopicStore {
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
+  /** A shared store passes a control-plane change (plain data) to every other replica's `onRemoteChange`. */
+  shareChange?(change: object): void;
+  /** Told, on a shared store, of a change another replica passed with `shareChange`. */
+  onRemoteChange?: ((change: unknown) => void) | undefined;
 }
 
 export interface StoreHealth {

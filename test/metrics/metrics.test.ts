@@ -105,6 +105,14 @@ describe('the wake-up latency histogram', () => {
   });
 });
 
+describe('the store metrics', () => {
+  it('are absent with the in-memory store (only a shared store has round trips and a connection)', async () => {
+    const { text } = await scrape();
+    expect(text).toMatch(/^topics_emulator_wake_latency_seconds_count 0$/m);
+    expect(text).not.toMatch(/store_up|store_round_trip/);
+  });
+});
+
 describe('counting from the event stream', () => {
   // Metrics of their own, counting a stream of their own: `record` emits one exchange record.
   function counting() {

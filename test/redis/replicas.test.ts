@@ -1,34 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
-import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+import { baseUrlOf, runCli } from '../helpers/cli.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { useFleet } from './fleet.js';
 
 // Several replicas on one real redis-server serve one emulator: numbering, delivery across
 // replicas, page changes, reset, a restart, and Redis lost and back.
 
-let redis: RedisServer;
+const fleet = useFleet();
+const { running, children } = fleet;
 let prefixes = 0;
-const running: TestEmulator[] = [];
-const children: CliRun[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((replica) => replica.close()));
-  for (const child of children.splice(0)) {
-    child.child.kill('SIGKILL');
-    await child.exited;
-  }
-});
 
 async function replica(prefix: string, options: Record<string, unknown> = {}): Promise<TestEmulator> {
-  const started = await testEmulator({ caches: ['cache'], store: redis.url, storePrefix: prefix, ...options });
+  const started = await testEmulator({ caches: ['cache'], store: fleet.redis().url, storePrefix: prefix, ...options });
   running.push(started);
   return started;
 }
@@ -118,7 +103,7 @@ describe('replicas on one Redis', () => {
       '--port',
       '0',
       '--store',
-      redis.url,
+      fleet.redis().url,
       '--store-prefix',
       prefix,
       '--cache',
@@ -145,7 +130,7 @@ describe('replicas on one Redis', () => {
     const [a] = await replicas();
     await a.publish('cache', 'lost', 'before');
     const page = a.emulator.context.store.find('cache', 'lost')!.page;
-    await redis.kill();
+    await fleet.redis().kill();
     await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
     const health = await fetch(`${a.url}/_emulator/health`);
     expect(health.status).toBe(503);
@@ -154,7 +139,7 @@ describe('replicas on one Redis', () => {
     expect(refused.status).toBe(503);
     expect(refused.json.code).toBe('service_unavailable');
     expect((await a.subscribe('cache', 'lost', { seq: 1, page })).status).toBe(503);
-    await redis.restart();
+    await fleet.redis().restart();
     await until(() => a.emulator.context.store.health().up, 'the store to be back', 15_000);
     expect((await fetch(`${a.url}/_emulator/health`)).status).toBe(200);
     // Redis came back empty (no persistence): the topic is new, on a greater page, numbered from 1.
@@ -164,10 +149,34 @@ describe('replicas on one Redis', () => {
     expect(read.items[1]!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'after' } });
   });
 
+  it('metrics: store round trips by script and the store up, then down while Redis is lost', async () => {
+    const [a] = await replicas();
+    const scrape = async () => {
+      const response = await fetch(`${a.url}/_emulator/metrics`);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    for (const text of ['1', '2', '3']) expect((await a.publish('cache', 'timed', text)).status).toBe(204);
+    const name = 'topics_emulator_store_round_trip_seconds';
+    const before = await scrape();
+    expect(before).toMatch(/^topics_emulator_store_up 1$/m);
+    expect(before).toMatch(new RegExp(`^${name}_count\\{script="publish"\\} 3$`, 'm'));
+    expect(before).toMatch(new RegExp(`^${name}_bucket\\{script="publish",le="\\+Inf"\\} 3$`, 'm'));
+    const sum = Number(new RegExp(`^${name}_sum\\{script="publish"\\} (\\S+)$`, 'm').exec(before)![1]);
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(5);
+    await fleet.redis().kill();
+    await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
+    expect(await scrape()).toMatch(/^topics_emulator_store_up 0$/m);
+    await fleet.redis().restart();
+    await until(() => a.emulator.context.store.health().up, 'the store to be back', 15_000);
+    expect(await scrape()).toMatch(/^topics_emulator_store_up 1$/m);
+  });
+
   it('keys live under the prefix only', async () => {
     const [a, , prefix] = await replicas();
     await a.publish('cache', 'keys', 'x');
-    const probe = new Redis(redis.url);
+    const probe = new Redis(fleet.redis().url);
     try {
       const keys = await probe.keys('*');
       expect(keys.length).toBeGreaterThan(0);
@@ -208,9 +217,9 @@ describe('replicas on one Redis', () => {
     expect(() =>
       a.emulator.applyScenario({ topics: [{ cache: 'cache', topic: 't', messages: [{ text: 'x' }] }] }),
     ).toThrow(/seeding topics needs the in-memory store/);
-    await expect(startEmulator({ port: 0, store: redis.url, stateFile: '/tmp/never-written.json' })).rejects.toThrow(
-      /stateFile/,
-    );
+    await expect(
+      startEmulator({ port: 0, store: fleet.redis().url, stateFile: '/tmp/never-written.json' }),
+    ).rejects.toThrow(/stateFile/);
     const memory = await testEmulator();
     running.push(memory);
     expect(await (await fetch(`${memory.url}/_emulator/health`)).json()).toMatchObject({

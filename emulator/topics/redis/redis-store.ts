@@ -25,7 +25,8 @@ type Announcement =
   | { k: 'n' | 'c'; id: [string, string]; page: number }
   | { k: 'p'; id: [string, string]; page: number; seq: number; v: EventValue }
   | { k: 'r'; from: string; last: number }
-  | { k: 'l'; from: string };
+  | { k: 'l'; from: string }
+  | { k: 'o'; from: string; c: unknown };
 
 interface Publishing {
   page: number;
@@ -65,6 +66,7 @@ export class RedisTopicStore implements TopicStore {
   private held: Announcement[] | undefined;
   private syncing: Promise<void> | undefined;
   private closed = false;
+  private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
 
@@ -121,6 +123,16 @@ export class RedisTopicStore implements TopicStore {
   }
 
   onRemoteClear: (() => void) | undefined;
+  onRemoteChange: ((change: unknown) => void) | undefined;
+
+  /** Announces a control-plane change to the other replicas (this one has applied it already). */
+  shareChange(change: object): void {
+    const text = JSON.stringify({ k: 'o', from: this.replica, c: change });
+    // `call`: the connection's `publish` is the publish script (defineCommand), not PUBLISH.
+    this.command
+      .call('PUBLISH', this.keys.channel, text)
+      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: sharing a change failed'));
+  }
 
   health(): StoreHealth {
     return { kind: 'redis', up: this.synced };
@@ -236,6 +248,10 @@ export class RedisTopicStore implements TopicStore {
     this.mirror.observeWakes(observer);
   }
 
+  observeRoundTrips(observer: ((call: string, latencyMs: number) => void) | undefined): void {
+    this.roundTrips = observer;
+  }
+
   async release(): Promise<void> {
     this.closed = true;
     this.synced = false;
@@ -247,7 +263,15 @@ export class RedisTopicStore implements TopicStore {
   /** Runs one of the scripts with its key count (ioredis's defined commands take it first). */
   private run(name: ScriptName, keyCount: number, ...args: (string | number)[]): Promise<unknown> {
     const command = (this.command as unknown as Record<ScriptName, (...a: unknown[]) => Promise<unknown>>)[name];
-    return command.call(this.command, keyCount, ...args);
+    const answer = command.call(this.command, keyCount, ...args);
+    const observer = this.roundTrips;
+    if (!observer) return answer;
+    const started = performance.now();
+    // Answered calls only: one refused at once while Redis is lost is no round trip.
+    return answer.then((value) => {
+      observer(name, performance.now() - started);
+      return value;
+    });
   }
 
   // A connection closed: service routes answer 503 until both are back and the mirror is loaded again.
@@ -365,6 +389,9 @@ export class RedisTopicStore implements TopicStore {
         if (a.from === this.replica) return;
         this.onRemoteClear?.();
         return this.mirror.clear();
+      case 'o':
+        if (a.from !== this.replica) this.onRemoteChange?.(a.c);
+        return;
       case 'l':
         if (a.from !== this.replica) {
           this.onRemoteClear?.();

@@ -1,0 +1,35 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { CliRun } from '../helpers/cli.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+/**
+ * One redis-server for a test file, and the replicas and child processes a test starts on it,
+ * closed (or SIGKILLed) after each test. Call at the top level of the file.
+ */
+export function useFleet(): { redis: () => RedisServer; running: TestEmulator[]; children: CliRun[] } {
+  let redis: RedisServer | undefined;
+  const running: TestEmulator[] = [];
+  const children: CliRun[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((replica) => replica.close()));
+    for (const child of children.splice(0)) {
+      child.child.kill('SIGKILL');
+      await child.exited;
+    }
+  });
+  return {
+    redis: () => {
+      if (!redis) throw new Error('redis-server is not started yet');
+      return redis;
+    },
+    running,
+    children,
+  };
+}
