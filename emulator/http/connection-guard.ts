@@ -27,25 +27,26 @@ import { closeExchange, openExchange } from './exchanges.js';
 export const PIPELINE_DEPTH = 16;
 
 const unanswered = Symbol('requests of this connection not answered yet');
-const exchange = Symbol('the facts of this exchange, and who is told of them');
+const exchange = Symbol('the facts of this exchange');
 type CountedSocket = Socket & { [unanswered]?: number };
-type Response = ServerResponse & { [exchange]?: { facts: ExchangeFacts; opened: number; events: EmulatorEvents } };
-
-// A shared listener (no closure per request): a response, once closed, no longer counts, and
-// its exchange (when recorded) is told.
-function answered(this: Response): void {
-  (this.req.socket as CountedSocket)[unanswered] -= 1;
-  const recorded = this[exchange];
-  if (recorded !== undefined) closeExchange(recorded.facts, recorded.opened, this, recorded.events);
-}
+const openedAt = Symbol('performance.now() when this exchange arrived');
+type Response = ServerResponse & { [exchange]?: ExchangeFacts; [openedAt]?: number };
 
 export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock) {
   const { hostAllowed } = browser;
+  // One listener per app (no closure and no record per request): a response, once closed, no
+  // longer counts, and its exchange (when recorded) is told.
+  function answered(this: Response): void {
+    (this.req.socket as CountedSocket)[unanswered] -= 1;
+    const facts = this[exchange];
+    if (facts !== undefined) closeExchange(facts, this[openedAt]!, this, events);
+  }
   return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     if (events.listens('request')) {
       const facts = openExchange(request, clock);
       request.exchange = facts;
-      (reply.raw as Response)[exchange] = { facts, opened: performance.now(), events };
+      (reply.raw as Response)[exchange] = facts;
+      (reply.raw as Response)[openedAt] = performance.now();
     }
     const socket = request.raw.socket as CountedSocket;
     const depth = (socket[unanswered] ?? 0) + 1;

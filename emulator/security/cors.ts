@@ -1,30 +1,46 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { methodsByPath, type OpenApiDocument } from '../openapi-routes.js';
 import type { OriginPolicy, Plane } from './origins.js';
 
-// CORS headers, by @fastify/cors, from the same origin policy the connection guard enforces
-// (a refused Origin never gets here). Preflights are answered only on the documents' paths, each
-// listing exactly the methods its path has; any other OPTIONS is an ordinary request: the
-// document's paths answer it 204 with `Allow`, others 404.
+// CORS headers from the same origin policy the connection guard enforces (a refused Origin never
+// gets here). An answer varies by Origin; one to a granted Origin allows it and exposes Retry-After.
+// Preflights, by @fastify/cors, are answered only on the documents' paths, each listing exactly the
+// methods its path has; any other OPTIONS is an ordinary request: the document's paths answer it
+// 204 with `Allow`, others 404. The plugin sees only OPTIONS requests (its scope holds every
+// OPTIONS route), so a request without an Origin (every non-browser client) costs one header.
 
 const planeOf = (url: string): Plane => (url.startsWith('/_emulator/') ? 'control' : 'service');
+const EXPOSED = 'Retry-After';
+
+/** The onRequest hook of every route but OPTIONS: what @fastify/cors answered them with, without a preflight. */
+function corsHeaders(origins: OriginPolicy) {
+  return function answerCors(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (request.method === 'OPTIONS') return done();
+    // Nothing sets Vary before this hook (the connection guard sets Connection only).
+    reply.header('vary', 'Origin');
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const url = request.routeOptions.url;
+      const grant = origins.grant(url === undefined ? 'service' : planeOf(url), origin);
+      if (grant !== false) {
+        reply.header('access-control-allow-origin', grant);
+        reply.header('access-control-expose-headers', EXPOSED);
+      }
+    }
+    done();
+  };
+}
 
 export async function registerCors(
   app: FastifyInstance,
   origins: OriginPolicy,
   documents: readonly OpenApiDocument[],
 ): Promise<void> {
+  app.addHook('onRequest', corsHeaders(origins));
   const grantFor =
     (plane: Plane) => (origin: string | undefined, done: (error: Error | null, grant: string | false) => void) =>
       done(null, origins.grant(plane, origin));
-  await app.register(cors, {
-    origin: grantFor('service'),
-    preflight: false,
-    exposedHeaders: ['Retry-After'],
-    maxAge: 600,
-    strictPreflight: false,
-  });
   // Every route under /_emulator/ (the control plane, the dashboard, whoever registers it) gets
   // the control plane's grant; this hook sees the routes registered after it.
   const controlGrant = grantFor('control');
@@ -32,13 +48,22 @@ export async function registerCors(
     if (planeOf(route.url) === 'control')
       route.config = { ...route.config, cors: { ...(route.config as { cors?: object })?.cors, origin: controlGrant } };
   });
-  for (const [url, methods] of methodsByPath(documents)) {
-    const allow = [...methods, 'OPTIONS'].join(', ');
-    app.route({
-      method: 'OPTIONS',
-      url,
-      config: { cors: { preflight: true, methods } },
-      handler: (_request, reply) => reply.code(204).header('allow', allow).send(),
+  await app.register(async (preflights) => {
+    await preflights.register(cors, {
+      origin: grantFor('service'),
+      preflight: false,
+      exposedHeaders: [EXPOSED],
+      maxAge: 600,
+      strictPreflight: false,
     });
-  }
+    for (const [url, methods] of methodsByPath(documents)) {
+      const allow = [...methods, 'OPTIONS'].join(', ');
+      preflights.route({
+        method: 'OPTIONS',
+        url,
+        config: { cors: { preflight: true, methods } },
+        handler: (_request, reply) => reply.code(204).header('allow', allow).send(),
+      });
+    }
+  });
 }
