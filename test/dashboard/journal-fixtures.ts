@@ -1,4 +1,5 @@
 import type { ClientList, JournalEntry, RequestList } from '../../dashboard/journal.js';
+import { facts } from '../judge/records.js';
 
 // Answers of listRequests and listClients as the request journal gives them (RequestList,
 // ClientList in openapi/control.yaml where the journal is part of the emulator), for the
@@ -6,33 +7,21 @@ import type { ClientList, JournalEntry, RequestList } from '../../dashboard/jour
 
 const AT = Date.UTC(2026, 0, 1, 12, 0, 0);
 
-function entry(id: number, facts: Partial<JournalEntry>): JournalEntry {
+function entry(id: number, overrides: Partial<JournalEntry>): JournalEntry {
   return {
     id,
-    plane: 'service',
-    operation: 'publish',
-    method: 'POST',
-    path: '/topics/default-cache/orders',
-    at: AT + id * 1000,
-    durationMs: 1.5,
-    connectionId: 1,
-    cache: 'default-cache',
-    topic: 'orders',
-    cursor: null,
-    client: 'token:reader-1',
-    credentialPlace: 'header',
-    bearer: false,
-    status: 204,
-    code: null,
-    retryAfterSeconds: null,
-    decidedBy: null,
-    items: [],
-    page: null,
-    discontinuity: null,
-    dropped: false,
-    clientGone: false,
-    waitedMs: 0,
-    ...facts,
+    ...facts({
+      operation: 'publish',
+      method: 'POST',
+      path: '/topics/default-cache/orders',
+      at: AT + id * 1000,
+      durationMs: 1.5,
+      cache: 'default-cache',
+      topic: 'orders',
+      client: 'token:reader-1',
+      status: 204,
+      ...overrides,
+    }),
   };
 }
 
