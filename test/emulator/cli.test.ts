@@ -158,6 +158,13 @@ describe('npx topics-emulator', () => {
     expect(run.stderr()).toMatch(message);
   });
 
+  it('exits 2 with one line, no stack trace, when the store it names cannot be reached', async () => {
+    const run = runCli(['--port', '0', '--store', 'redis://127.0.0.1:1']);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toContain('Cannot reach the store at redis://127.0.0.1:1 (--store)');
+    expect(run.stderr()).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a config file with an unknown setting, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-'));
     const config = join(dir, 'bad.json');

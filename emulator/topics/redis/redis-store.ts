@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
 import { EmulatorError } from '../../errors.js';
+import { SettingsError } from '../../settings.js';
 import type { EmulatorEvents, EventValue } from '../../events.js';
 import { messageValueOf, type TopicContent } from '../content.js';
 import type { MessageValue } from '../message.js';
@@ -117,7 +118,8 @@ export class RedisTopicStore implements TopicStore {
       await store.resync();
     } catch (error) {
       await store.release();
-      throw new Error(`cannot reach the store at ${redactedUrl(url)}: ${(error as Error).message}`);
+      // A start-up error about a setting: the CLI prints it without a trace and exits 2.
+      throw new SettingsError(`Cannot reach the store at ${redactedUrl(url)} (--store): ${(error as Error).message}`);
     }
     return store;
   }
