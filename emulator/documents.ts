@@ -1,4 +1,5 @@
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
+import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import type { ChaosInput, ChaosKind, FaultRuleInput, Permission } from '../openapi/generated/control-types.js';
 
 // The enums and defaults the code acts on, read from the compiled control document
@@ -58,4 +59,16 @@ export const unjournalledOperations: ReadonlySet<string> = new Set(
     .flatMap((item) => Object.values(item))
     .filter((operation) => operation['x-emulator-journalled'] === false && operation.operationId !== undefined)
     .map((operation) => operation.operationId!),
+);
+
+/** Every operationId of the two documents: what a journal record's `operation` can be. */
+export const operationIds: ReadonlySet<string> = new Set(
+  [topicsDocument, controlDocument].flatMap((document) =>
+    Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
+      Object.values(item).flatMap((operation) => {
+        const id = (operation as { operationId?: unknown } | null)?.operationId;
+        return typeof id === 'string' ? [id] : [];
+      }),
+    ),
+  ),
 );

@@ -31,7 +31,7 @@ import type {
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
-import { lastClockReadingMs } from '../documents.js';
+import { lastClockReadingMs, operationIds } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
 import { judgeClients } from '../judge/judge.js';
@@ -298,11 +298,13 @@ export class EmulatorControls {
 
   /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
   requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): RequestList {
+    knownOperation(matcher, 'invalid_parameter');
     return this.journal.list(matcher, limit);
   }
 
   /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
   countRequests(matcher: RequestMatcher = {}): RequestCount {
+    knownOperation(matcher, 'invalid_body');
     return { count: this.journal.count(matcher) };
   }
 
@@ -426,4 +428,14 @@ export class EmulatorControls {
     if (events.listens('control')) events.emit({ kind: 'control', at: clock.now(), operationId });
     return result as T;
   }
+}
+
+/** A matcher naming an operation no document has would match nothing, silently: a typo is refused. */
+function knownOperation(matcher: RequestMatcher, code: 'invalid_parameter' | 'invalid_body'): void {
+  const { operation } = matcher;
+  if (operation === undefined || operationIds.has(operation)) return;
+  throw new EmulatorError(
+    code,
+    `No operation is called '${operation}': use an operationId of openapi/topics.yaml or control.yaml, such as publish, subscribe or setClock.`,
+  );
 }

@@ -95,6 +95,17 @@ describe('the journal of a running emulator', () => {
     });
   }
 
+  it('refuses a matcher naming an operation no document has, instead of counting nothing', async () => {
+    const count = await client.control('POST', '/requests/count', { operation: 'publsh' });
+    expect(count.status).toBe(400);
+    expect(await count.json()).toMatchObject({ code: 'invalid_body', message: expect.stringContaining("'publsh'") });
+    const list = await client.control('GET', '/requests?operation=publsh');
+    expect(list.status).toBe(400);
+    expect(await list.json()).toMatchObject({ code: 'invalid_parameter' });
+    expect(() => emulator.countRequests({ operation: 'publsh' })).toThrow(/No operation is called 'publsh'/);
+    expect(emulator.countRequests({ operation: 'publish' })).toEqual({ count: 0 });
+  });
+
   it('journals service requests with who called, where the credential was, and what was answered', async () => {
     const done = journalled(5);
     expect((await client.publish('t', 'one')).status).toBe(204);
