@@ -114,6 +114,13 @@ export function parsePlan(text: string, source: string, durationMs?: number): Ex
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ExamPlanError(`${source} must hold an object`);
   const { exam = {}, ...scenario } = value as { exam?: Record<string, unknown> } & Record<string, unknown>;
+  if (typeof exam !== 'object' || exam === null || Array.isArray(exam))
+    throw new ExamPlanError(`${source}: exam must be an object`);
+  for (const key of ['durationMs', 'publishEveryMs', 'publishUntilMs', 'longPollTimeoutMs']) {
+    const n = exam[key];
+    if (n !== undefined && (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1))
+      throw new ExamPlanError(`${source}: exam.${key} must be a whole number of milliseconds, at least 1`);
+  }
   const base = standardPlan(durationMs ?? (exam.durationMs as number | undefined) ?? DEFAULT_DURATION_MS);
   const steps = exam.steps === undefined ? base.steps : exam.steps;
   if (!Array.isArray(steps)) throw new ExamPlanError(`${source}: exam.steps must be a list`);

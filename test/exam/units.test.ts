@@ -68,6 +68,10 @@ describe('exam plans', () => {
     expect(() => parsePlan('exam: { steps: [{ kind: flood, atMs: 1 }] }', 'bad.yaml')).toThrow(ExamPlanError);
     expect(() => parsePlan('exam: { steps: [{ kind: outage }] }', 'bad.yaml')).toThrow(/needs atMs/);
     expect(() => parsePlan('colour: red', 'bad.yaml')).toThrow(/colour/);
+    expect(() => parsePlan('exam: { publishEveryMs: often }', 'bad.yaml')).toThrow(
+      'bad.yaml: exam.publishEveryMs must be a whole number of milliseconds, at least 1',
+    );
+    expect(() => parsePlan('exam: [1]', 'bad.yaml')).toThrow('bad.yaml: exam must be an object');
   });
   it('lists every rule with its level and sentence', () => {
     const listed = listRules();
