@@ -14,6 +14,7 @@ export type {
   Fault,
   FaultRule,
   IssuedToken,
+  RequestFilters,
   ScenarioSource,
   TokenRequest,
   TopicResetSchedule,

@@ -3,10 +3,15 @@ import { extname } from 'node:path';
 import { AbstractStartedContainer, GenericContainer, Wait } from 'testcontainers';
 import type { StartedTestContainer } from 'testcontainers';
 import type {
+  ClientList,
   ClockInput,
   Fault,
   FaultRuleInput,
   IssuedToken,
+  RequestCount,
+  RequestList,
+  RequestMatcher,
+  Snapshot,
   TokenRequest,
   TopicResetInput,
 } from '../openapi/generated/control-types.js';
@@ -24,6 +29,20 @@ export const DEFAULT_API_KEY = 'topics-emulator-dev-key';
 export const ADMIN_KEY_HEADER = 'X-Emulator-Admin-Key';
 
 const SCENARIO_DIR = '/tmp/topics-emulator';
+
+/** The query filters of GET /_emulator/requests. */
+export interface RequestFilters {
+  plane?: 'service' | 'control';
+  operation?: string;
+  cache?: string;
+  topic?: string;
+  status?: number;
+  client?: string;
+  /** A date-time or clock milliseconds. */
+  since?: string | number;
+  afterId?: number;
+  limit?: number;
+}
 
 /** A scenario: a path to a YAML or JSON file on this machine, or the scenario itself as an object. */
 export type ScenarioSource = string | Record<string, unknown>;
@@ -207,6 +226,33 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
       `/_emulator/tokens/${encodeURIComponent(tokenId)}/revoke`,
       afterMs === undefined ? undefined : { afterMs },
     );
+  }
+
+  /** Journalled requests, newest first, with GET /_emulator/requests's filters (countRequests takes the full matcher). */
+  public async requests(filters: RequestFilters = {}): Promise<RequestList> {
+    const query = new URLSearchParams(Object.entries(filters).map(([key, value]) => [key, String(value)]));
+    const suffix = query.size > 0 ? `?${query}` : '';
+    return (await this.control('GET', `/_emulator/requests${suffix}`)) as unknown as RequestList;
+  }
+
+  /** How many journalled requests the matcher accepts, e.g. "exactly one publish to t". */
+  public async countRequests(matcher: RequestMatcher = {}): Promise<number> {
+    return ((await this.control('POST', '/_emulator/requests/count', matcher)) as unknown as RequestCount).count;
+  }
+
+  /** Every client in the journal, judged by the client rules (GET /_emulator/clients). */
+  public async clients(): Promise<ClientList> {
+    return (await this.control('GET', '/_emulator/clients')) as unknown as ClientList;
+  }
+
+  /** The whole state as one document (GET /_emulator/snapshot). */
+  public async snapshot(): Promise<Snapshot> {
+    return (await this.control('GET', '/_emulator/snapshot')) as unknown as Snapshot;
+  }
+
+  /** Replaces the whole state with a snapshot (PUT /_emulator/snapshot). */
+  public async restore(snapshot: Snapshot): Promise<ControlAnswer> {
+    return this.control('PUT', '/_emulator/snapshot', snapshot);
   }
 
   /** Any other control-plane call: the admin key is sent, JSON in and out. */

@@ -160,6 +160,24 @@ describe('TopicsEmulatorContainer', () => {
       value: { text: 'new' },
     });
   });
+
+  it('verifies requests from the journal, judges clients, and round-trips a snapshot', async () => {
+    const emulator = started();
+    await emulator.reset();
+    expect((await publish(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'journal', 'x')).status).toBe(
+      204,
+    );
+    expect(await emulator.countRequests({ operation: 'publish', topic: 'journal', status: 204 })).toBe(1);
+    const { entries } = await emulator.requests({ operation: 'publish', limit: 5 });
+    expect(entries.map((e) => [e.topic, e.status])).toEqual([['journal', 204]]);
+    const { clients } = await emulator.clients();
+    expect(clients.map((c) => c.counters.publishes)).toEqual([1]);
+    const snapshot = await emulator.snapshot();
+    await emulator.reset();
+    await emulator.restore(snapshot);
+    expect((await emulator.snapshot()).topics).toEqual(snapshot.topics);
+    await expect(emulator.countRequests({ operation: 'publsh' })).rejects.toThrow(/400 invalid_body/);
+  });
 });
 
 describe('TopicsEmulatorContainer.withScenario(file)', () => {
