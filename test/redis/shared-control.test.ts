@@ -100,7 +100,10 @@ describe('fault rules counted across replicas', () => {
     const first = await Promise.race(answers);
     expect(first.status).toBe(503);
     await until(() => !holds(a, rule.id) && !holds(b, rule.id), 'both to drop the used-up rule');
-    expect(a.emulator.context.waiting.size + b.emulator.context.waiting.size).toBe(1);
+    await until(
+      () => a.emulator.context.waiting.size + b.emulator.context.waiting.size === 1,
+      'the other subscriber to keep waiting',
+    );
     expect((await a.publish('cache', 'idle', 'wake')).status).toBe(204);
     const statuses = (await Promise.all(answers)).map((r) => r.status).sort();
     expect(statuses).toEqual([200, 503]);
@@ -143,6 +146,7 @@ describe('a replica started later', () => {
       permissions: [{ role: 'publishsubscribe', cache: 'cache' }],
     });
     b.emulator.revokeToken('late-token');
+    a.emulator.expireToken('later-token', { afterMs: 60_000 }); // due at the same clock time everywhere
     await until(() => fired(a, rule.id) === 1 && !holds(a, used.id), 'a to see the counts');
 
     const c = await start();
@@ -151,6 +155,9 @@ describe('a replica started later', () => {
     expect(c.emulator.chaos()).toMatchObject({ enabled: true, seed: 7, rate: 0.5, topic: 'chaotic' });
     expect(c.emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 900 });
     expect(c.emulator.clock()).toMatchObject({ mode: 'virtual', now: '2031-02-03T04:05:06.000Z' });
+    expect(c.emulator.state().scheduled.tokenWithdrawals).toEqual([
+      { tokenId: 'later-token', how: 'expired', at: '2031-02-03T04:06:06.000Z', scheduled: true },
+    ]);
     const refused = await c.subscribe('cache', 'late', { seq: 1 }, { headers: { authorization: issued.token } });
     expect(refused.json.code).toBe('invalid_token');
     // The rule's last firing happens on the newcomer, once.
