@@ -297,8 +297,15 @@ export class FaultInjector {
 
   private delivered(counting: FaultRule[], items: number): Effect | undefined | Promise<Effect | undefined> {
     const live = counting.filter((r) => this.rules.has(r.id));
-    // Armed meanwhile by another subscriber's answer: this one is past N too.
-    for (const [i, rule] of live.entries()) {
+    const effect = this.armedMeanwhile(live, 0);
+    if (effect instanceof Promise) return effect.then((decided) => decided ?? this.countDelivered(live, items));
+    return effect ?? this.countDelivered(live, items);
+  }
+
+  // Armed meanwhile by another subscriber's answer: this one is past N too.
+  private armedMeanwhile(live: FaultRule[], from: number): Effect | undefined | Promise<Effect | undefined> {
+    for (let i = from; i < live.length; i += 1) {
+      const rule = live[i]!;
       if (!rule.armed) continue;
       if (this.shared)
         return this.shared
@@ -306,10 +313,14 @@ export class FaultInjector {
           .then((c) =>
             rule.considered(c) && this.rules.has(rule.id)
               ? this.firedOnAnswer(rule)
-              : this.afterConsidering(rule, () => this.delivered(live.slice(i + 1), items)),
+              : this.afterConsidering(rule, () => this.armedMeanwhile(live, i + 1)),
           );
       if (rule.consider()) return this.firedOnAnswer(rule);
     }
+    return undefined;
+  }
+
+  private countDelivered(live: FaultRule[], items: number): undefined {
     for (const rule of live) {
       if (rule.armed) continue;
       rule.delivered += items;
