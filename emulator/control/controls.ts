@@ -44,7 +44,7 @@ import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
 import { applyRestore, planRestore } from '../snapshot/restore.js';
 import { takeSnapshot } from '../snapshot/take.js';
-import { isSharedChange, sharedOperationId, type SharedChange } from './shared-changes.js';
+import { sharedOperationId, type SharedChange } from './shared-changes.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
@@ -72,10 +72,6 @@ export class EmulatorControls {
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
-    if (context.store.shareChange)
-      context.store.onRemoteChange = (change) => {
-        if (isSharedChange(change)) this.applyShared(change);
-      };
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
@@ -221,8 +217,9 @@ export class EmulatorControls {
   }
 
   addFault(rule: FaultRuleInput): Fault {
-    const added = this.context.faults.add(rule);
-    this.share({ op: 'addFault', id: added.id, rule });
+    const at = this.context.clock.now();
+    const added = this.context.faults.add(rule, undefined, at);
+    this.share({ op: 'addFault', id: added.id, rule, at });
     return this.changed('addFault', added);
   }
 
@@ -313,11 +310,15 @@ export class EmulatorControls {
     return { clients: judgeClients(this.journal.entries()) };
   }
 
-  /** The configuration's own faults (chaos seed, scenario): applied at start and after every reset. */
+  /**
+   * The configuration's own faults (chaos seed, scenario): applied at start and after every
+   * reset. On a shared store, then the changes other replicas made since the last reset.
+   */
   async startUp(): Promise<void> {
     const { scenario } = this.context.settings;
     if (scenario !== undefined) this.startupScenario = await readScenarioFile(scenario);
     this.applyStartup();
+    await this.context.store.sharedControl?.follow((change) => this.applyShared(change));
   }
 
   /** The emulator's event stream (GET /_emulator/events listens to it). */
@@ -366,7 +367,7 @@ export class EmulatorControls {
 
   /** Passes a change to the other replicas on a shared store (nothing in memory). */
   private share(change: SharedChange): void {
-    if (!this.quiet) this.context.store.shareChange?.(change);
+    if (!this.quiet) this.context.store.sharedControl?.share(change);
   }
 
   /** Applies a change another replica made (and applied) there: the same operation, not passed on again. */
@@ -391,7 +392,7 @@ export class EmulatorControls {
           faults.stopChaos();
           break;
         case 'addFault':
-          faults.add(change.rule, change.id);
+          faults.add(change.rule, change.id, change.at);
           break;
         case 'removeFault':
           if (faults.list().some((f) => f.id === change.id)) faults.remove(change.id, 'removed on another replica');
@@ -399,9 +400,12 @@ export class EmulatorControls {
         case 'clearFaults':
           faults.clear();
           break;
-        case 'withdraw':
-          this.withdrawals.withdraw(change.tokenId, change.how, change.afterMs, 'another replica');
+        case 'withdraw': {
+          // Due when it was due there: a replica that applies it later waits only what is left.
+          const left = change.afterMs === undefined ? 0 : Math.max(0, change.at + change.afterMs - clock.now());
+          this.withdrawals.withdraw(change.tokenId, change.how, left, 'another replica');
           break;
+        }
       }
       this.changed(sharedOperationId(change));
     } catch (error) {
@@ -417,8 +421,9 @@ export class EmulatorControls {
     { afterMs }: WithdrawalInput,
     why: string,
   ): TokenWithdrawal {
+    const at = this.context.clock.now();
     const withdrawal = this.withdrawals.withdraw(tokenId, how, afterMs, why);
-    this.share({ op: 'withdraw', tokenId, how, ...(afterMs !== undefined ? { afterMs } : {}) });
+    this.share({ op: 'withdraw', tokenId, how, ...(afterMs !== undefined ? { afterMs } : {}), at });
     return this.changed(how === 'expired' ? 'expireToken' : 'revokeToken', withdrawal);
   }
 

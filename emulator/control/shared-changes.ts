@@ -5,10 +5,27 @@ import type {
   TokenWithdrawal,
 } from '../../openapi/generated/control-types.js';
 import type { SavedClock } from '../clock.js';
+import type { SharedFirings } from '../faults/shared-firings.js';
 
 // The control plane's changes that replicas on one shared store (Redis) pass to each other, so
-// each applies the same one: plain data, sent on the store's channel. What each replica counts
-// (a rule's matches, chaos's draws, a limit's window) stays its own.
+// each applies the same one: plain data, logged in the store since the last reset (a replica
+// started later applies the log before it serves) and sent on the store's channel. The fault
+// rules' counters are one ledger in the store; chaos's draws and a replica's own requests stay
+// its own.
+
+/** The control plane's part of a shared store. */
+export interface SharedControl {
+  /** Logs a change (this replica has applied it already) and passes it to every other replica. */
+  share(change: SharedChange): void;
+  /**
+   * Applies, in order, the changes logged since the last reset that this replica has not
+   * applied (a late joiner catches up), then each change as it comes, once; resolves once
+   * caught up.
+   */
+  follow(apply: (change: SharedChange) => void): Promise<void>;
+  /** The fault rules' counters and ids, one ledger for every replica. */
+  readonly firings: SharedFirings;
+}
 
 export type SharedChange =
   /** Everything a reset puts back but the topics (the store clears those for every replica). */
@@ -18,11 +35,12 @@ export type SharedChange =
   | { op: 'setLimits'; change: LimitsInput }
   | { op: 'startChaos'; input: ChaosInput }
   | { op: 'stopChaos' }
-  /** A fault rule, with the id the replica that added it gave it. */
-  | { op: 'addFault'; id: string; rule: FaultRuleInput }
+  /** A fault rule, with the id the replica that added it gave it and the clock reading then. */
+  | { op: 'addFault'; id: string; rule: FaultRuleInput; at: number }
   | { op: 'removeFault'; id: string }
   | { op: 'clearFaults' }
-  | { op: 'withdraw'; tokenId: string; how: TokenWithdrawal['how']; afterMs?: number };
+  /** `at`: the clock reading when it was asked for, so a scheduled one is due at the same time everywhere. */
+  | { op: 'withdraw'; tokenId: string; how: TokenWithdrawal['how']; afterMs?: number; at: number };
 
 const OPS = new Set([
   'reset',

@@ -8,6 +8,9 @@ import type { Effect } from '../requests.js';
 export interface DeliveryWatch {
   /** The most items the answer may carry now. */
   readonly maxItems: number;
-  /** The answer is about to leave with `items` items: an effect replaces it when an armed rule fires. */
-  delivered(items: number): Effect | undefined;
+  /**
+   * The answer is about to leave with `items` items: an effect replaces it when an armed rule
+   * fires (a promise when a shared ledger decides whether it fires).
+   */
+  delivered(items: number): Effect | undefined | Promise<Effect | undefined>;
 }

@@ -15,12 +15,15 @@ import { Delays } from './delay.js';
 import type { DeliveryWatch } from './deliveries.js';
 import { describeEffect, effectOf, withoutDelay } from './effects.js';
 import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView, type SavedFault } from './rule.js';
+import type { RuleCounts, SharedFirings } from './shared-firings.js';
 
 // The fault rules and chaos decide what happens to a service request at three points: before
 // the handler (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a
 // subscribe answer leaves ("after N items" rules). They decide plain effects; the HTTP layer
 // applies them (http/answers.ts). The request path reads `active` first: with no rule and
-// no chaos, nothing else here runs.
+// no chaos, nothing else here runs. On a shared store a counted rule (count, skips, "after N
+// items") asks the replicas' one ledger (shared-firings.ts) whether it fires: only requests it
+// matches wait for that answer, so only they get a promise.
 
 /** What the faults decided for one request before its handler. */
 export interface FaultDecision {
@@ -47,16 +50,23 @@ export class FaultInjector {
     private readonly log: FastifyBaseLogger,
     private readonly waiting: WaitingRequests,
     private readonly pages: PageChanges,
-  ) {}
+    private readonly shared?: SharedFirings,
+  ) {
+    if (shared) shared.onCounts = (id, counts) => this.counted(id, counts);
+  }
 
-  /** Adds a rule; `id` is given when another replica added it (the next ids here follow it). */
-  add(input: FaultRuleInput, id = `f${this.nextId}`): FaultView {
-    const rule = new FaultRule(id, input, this.clock.now());
+  /**
+   * Adds a rule; `id` and `createdAtMs` are given when another replica added it (the next ids
+   * here follow it; it starts and ends at the same clock times there and here).
+   */
+  add(input: FaultRuleInput, id = this.newId(), createdAtMs = this.clock.now()): FaultView {
+    const rule = new FaultRule(id, input, createdAtMs);
     this.nextId = Math.max(this.nextId, Number(id.slice(1)) + 1);
     this.rules.set(rule.id, rule);
     this.refresh();
-    if (rule.started) this.start(rule);
-    else this.after(rule, input.startAfterMs!, () => this.start(rule));
+    const startsInMs = createdAtMs + (input.startAfterMs ?? 0) - this.clock.now();
+    if (startsInMs <= 0) this.start(rule, createdAtMs + (input.startAfterMs ?? 0));
+    else this.after(rule, startsInMs, () => this.start(rule));
     this.log.info({ fault: rule.id, rule: rule.rule }, `fault rule ${rule.id} added`);
     return rule.view();
   }
@@ -104,20 +114,59 @@ export class FaultInjector {
    * Before the handler: the first request rule that fires, else chaos, decides an effect (a
    * status, a drop, a delay); a subscribe that "after N items" rules count gets their watch.
    */
-  decide(facts: RequestFacts): FaultDecision {
-    let counting: FaultRule[] | undefined;
-    for (const rule of this.rules.values()) {
+  decide(facts: RequestFacts): FaultDecision | Promise<FaultDecision> {
+    return this.decideFrom(this.rules.values(), facts, undefined);
+  }
+
+  // The rules from where `rules` stands: a counted rule on a shared ledger waits for its answer,
+  // then the same iterator goes on (a Map's iterator survives leaving a for...of early).
+  private decideFrom(
+    rules: MapIterator<FaultRule>,
+    facts: RequestFacts,
+    counting: FaultRule[] | undefined,
+  ): FaultDecision | Promise<FaultDecision> {
+    for (const rule of rules) {
       if (rule.phase !== 'request' || !rule.matches(facts)) continue;
       if (rule.started && !rule.armed) {
         (counting ??= []).push(rule);
         continue;
       }
-      if (!rule.consider()) continue;
-      const effect = rule.effect();
-      this.logEffect(effect, facts, { fault: rule.id }, rule.describe());
-      this.fired(rule);
-      return { effect: effectOf(effect, { kind: 'fault', ruleId: rule.id }) };
+      if (this.shared && rule.counted)
+        return this.shared
+          .consider(rule, rule.draws())
+          .then((c) =>
+            rule.considered(c) && this.rules.has(rule.id)
+              ? this.hit(rule, facts)
+              : this.afterConsidering(rule, () => this.decideFrom(rules, facts, counting)),
+          );
+      if (this.considerHere(rule)) return this.hit(rule, facts);
     }
+    return this.chaosOrWatch(facts, counting);
+  }
+
+  private hit(rule: FaultRule, facts: RequestFacts): FaultDecision {
+    const effect = rule.effect();
+    this.logEffect(effect, facts, { fault: rule.id }, rule.describe());
+    this.fired(rule);
+    return { effect: effectOf(effect, { kind: 'fault', ruleId: rule.id }) };
+  }
+
+  /** A rule decides here (in memory, or uncounted); a shared ledger is told, so every replica shows its counts. */
+  private considerHere(rule: FaultRule): boolean {
+    const matched = rule.matched;
+    const fires = rule.consider();
+    if (this.shared && rule.matched > matched) this.shared.count(rule, 1, fires ? 1 : 0, 0);
+    return fires;
+  }
+
+  /** A counted rule did not fire: it may be used up now (on another replica); then `next`. */
+  private afterConsidering<T>(rule: FaultRule, next: () => T): T {
+    this.fired(rule);
+    return next();
+  }
+
+  // After the request rules: chaos draws, and the "after N items" rules get their watch.
+  private chaosOrWatch(facts: RequestFacts, counting: FaultRule[] | undefined): FaultDecision {
     const deliveries = counting && facts.operation === 'subscribe' ? this.deliveryWatch(counting) : undefined;
     if (this.chaos?.matches(facts)) {
       const draw = this.chaos.draw();
@@ -148,7 +197,7 @@ export class FaultInjector {
     this.ruleTimers.clear();
     this.rules.clear();
     this.chaos = undefined;
-    this.nextId = 1;
+    if (!this.shared) this.nextId = 1;
     this.delays.cancelAll();
     this.refresh();
     return n;
@@ -182,11 +231,14 @@ export class FaultInjector {
     this.refresh();
   }
 
-  private start(rule: FaultRule): void {
+  /** The rule starts (at `atMs` of clock time, now unless it started earlier on another replica). */
+  private start(rule: FaultRule, atMs = this.clock.now()): void {
     rule.started = true;
     if (rule.rule.durationMs !== undefined) {
-      rule.endsAtMs = this.clock.now() + rule.rule.durationMs;
-      this.after(rule, rule.rule.durationMs, () => this.drop(rule, `its duration of ${rule.rule.durationMs} ms ended`));
+      rule.endsAtMs = atMs + rule.rule.durationMs;
+      const why = `its duration of ${rule.rule.durationMs} ms ended`;
+      if (rule.endsAtMs <= this.clock.now()) return this.drop(rule, why);
+      this.after(rule, rule.endsAtMs - this.clock.now(), () => this.drop(rule, why));
     }
     if (rule.phase === 'waiting') {
       for (const entry of this.waiting) if (rule.matches(entry.facts)) this.watch(rule, entry);
@@ -196,7 +248,17 @@ export class FaultInjector {
   // A waiting request is answered with the fault once it has waited `waitedMs` of clock time.
   private watch(rule: FaultRule, entry: WaitingRequest): void {
     const fire = () => {
-      if (!this.waiting.has(entry) || !this.rules.has(rule.id) || !rule.consider()) return;
+      if (!this.waiting.has(entry) || !this.rules.has(rule.id)) return;
+      if (this.shared && rule.counted) {
+        void this.shared.consider(rule, rule.draws()).then((c) => {
+          if (rule.considered(c) && this.waiting.has(entry) && this.rules.has(rule.id)) interrupt();
+          else this.fired(rule);
+        });
+        return;
+      }
+      if (this.considerHere(rule)) interrupt();
+    };
+    const interrupt = () => {
       const effect = rule.effect();
       // A waiting request is answered now: a delay does not apply to it.
       if (!entry.interrupt(effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id }))) return;
@@ -233,20 +295,36 @@ export class FaultInjector {
     };
   }
 
-  private delivered(counting: FaultRule[], items: number): Effect | undefined {
+  private delivered(counting: FaultRule[], items: number): Effect | undefined | Promise<Effect | undefined> {
     const live = counting.filter((r) => this.rules.has(r.id));
-    // Armed meanwhile by another subscriber's answer: this one is past N too.
-    for (const rule of live) {
-      if (!rule.armed || !rule.consider()) continue;
-      const effect = rule.effect();
-      const why = rule.describe();
-      this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
-      this.fired(rule);
-      return effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id });
+    const effect = this.armedMeanwhile(live, 0);
+    if (effect instanceof Promise) return effect.then((decided) => decided ?? this.countDelivered(live, items));
+    return effect ?? this.countDelivered(live, items);
+  }
+
+  // Armed meanwhile by another subscriber's answer: this one is past N too.
+  private armedMeanwhile(live: FaultRule[], from: number): Effect | undefined | Promise<Effect | undefined> {
+    for (let i = from; i < live.length; i += 1) {
+      const rule = live[i]!;
+      if (!rule.armed) continue;
+      if (this.shared)
+        return this.shared
+          .consider(rule, rule.draws())
+          .then((c) =>
+            rule.considered(c) && this.rules.has(rule.id)
+              ? this.firedOnAnswer(rule)
+              : this.afterConsidering(rule, () => this.armedMeanwhile(live, i + 1)),
+          );
+      if (rule.consider()) return this.firedOnAnswer(rule);
     }
+    return undefined;
+  }
+
+  private countDelivered(live: FaultRule[], items: number): undefined {
     for (const rule of live) {
       if (rule.armed) continue;
       rule.delivered += items;
+      this.shared?.count(rule, 0, 0, items);
       if (rule.armed)
         this.log.info(
           { fault: rule.id, delivered: rule.delivered },
@@ -254,6 +332,26 @@ export class FaultInjector {
         );
     }
     return undefined;
+  }
+
+  private firedOnAnswer(rule: FaultRule): Effect {
+    const effect = rule.effect();
+    const why = rule.describe();
+    this.log.info({ why }, `fault: subscribe response ${describeEffect(effect)} (${why})`);
+    this.fired(rule);
+    return effectOf(withoutDelay(effect), { kind: 'fault', ruleId: rule.id });
+  }
+
+  /** A rule's counts changed in the shared ledger (here or on another replica). */
+  private counted(id: string, counts: RuleCounts): void {
+    const rule = this.rules.get(id);
+    if (!rule) return;
+    rule.follow(counts);
+    this.fired(rule);
+  }
+
+  private newId(): string {
+    return this.shared ? this.shared.nextId() : `f${this.nextId}`;
   }
 
   private fired(rule: FaultRule): void {

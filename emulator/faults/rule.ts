@@ -3,6 +3,7 @@ import { defaultCodes, type FaultStatus } from '../documents.js';
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
 import type { RequestFacts } from '../requests.js';
 import { randomSeed, seededRandom, type Random } from './random.js';
+import type { Consideration, RuleCounts } from './shared-firings.js';
 
 // A fault rule (openapi/control.yaml FaultRuleInput): which requests it matches, what it does
 // to them, how often. The document validates its shape; this file keeps its counters.
@@ -42,9 +43,9 @@ export class FaultRule {
   /** False until startAfterMs of clock time has passed. */
   started: boolean;
   endsAtMs: number | undefined;
-  private skipLeft: number;
-  private remaining: number | undefined;
   private random: Random | undefined;
+  /** The next number of `random`, drawn ahead while a shared ledger decides whether it is used. */
+  private nextDraw: number | undefined;
 
   constructor(
     readonly id: string,
@@ -61,8 +62,6 @@ export class FaultRule {
     this.rule =
       input.probability !== undefined && input.seed === undefined ? { ...input, seed: randomSeed() } : { ...input };
     this.random = this.rule.seed !== undefined ? seededRandom(this.rule.seed) : undefined;
-    this.skipLeft = input.skip ?? 0;
-    this.remaining = input.count;
     this.started = !input.startAfterMs;
   }
 
@@ -75,8 +74,6 @@ export class FaultRule {
     rule.matched = saved.matched;
     rule.fired = saved.fired;
     rule.delivered = saved.delivered;
-    rule.skipLeft = Math.max(0, skip - saved.matched);
-    if (rule.remaining !== undefined) rule.remaining = Math.max(0, rule.remaining - saved.fired);
     // consider() draws once per matching request past the skips.
     if (rule.rule.seed !== undefined) rule.random = seededRandom(rule.rule.seed, Math.max(0, saved.matched - skip));
     return rule;
@@ -109,7 +106,13 @@ export class FaultRule {
   }
 
   get usedUp(): boolean {
-    return this.remaining === 0;
+    return this.rule.count !== undefined && this.fired >= this.rule.count;
+  }
+
+  /** Whether its decisions depend on how many requests it saw (skips, a count, "after N items"): shared by every replica. */
+  get counted(): boolean {
+    const r = this.rule;
+    return r.count !== undefined || (r.skip ?? 0) > 0 || r.afterItems !== undefined;
   }
 
   /** Items a matching subscribe response may still carry before the rule arms. */
@@ -132,14 +135,33 @@ export class FaultRule {
   consider(): boolean {
     if (!this.armed || this.usedUp) return false;
     this.matched += 1;
-    if (this.skipLeft > 0) {
-      this.skipLeft -= 1;
-      return false;
-    }
-    if (this.random && this.random() >= this.rule.probability!) return false;
+    if (this.matched <= (this.rule.skip ?? 0)) return false;
+    const draw = this.draws();
+    this.nextDraw = undefined;
+    if (!draw) return false;
     this.fired += 1;
-    if (this.remaining !== undefined) this.remaining -= 1;
     return true;
+  }
+
+  /** Whether the next draw lets the rule fire (true without a probability); drawn once, used by `consider` or `considered`. */
+  draws(): boolean {
+    if (!this.random) return true;
+    this.nextDraw ??= this.random();
+    return this.nextDraw < this.rule.probability!;
+  }
+
+  /** What a shared ledger decided for one matching request: its counts, and the draw used once past the skips. */
+  considered(consideration: Consideration): boolean {
+    if (consideration.outcome !== 'refused' && consideration.matched > (this.rule.skip ?? 0)) this.nextDraw = undefined;
+    this.follow(consideration);
+    return consideration.outcome === 'fired';
+  }
+
+  /** The ledger's counts (every replica's): they only grow, so a late or repeated one changes nothing. */
+  follow(counts: RuleCounts): void {
+    this.matched = Math.max(this.matched, counts.matched);
+    this.fired = Math.max(this.fired, counts.fired);
+    this.delivered = Math.max(this.delivered, counts.delivered);
   }
 
   /** The rule's effect members (status, code, message, retryAfterSeconds, drop, delayMs). */
@@ -161,7 +183,7 @@ export class FaultRule {
       ...(this.countsDeliveries ? { delivered: this.delivered } : {}),
       matched: this.matched,
       fired: this.fired,
-      remaining: this.remaining ?? null,
+      remaining: this.rule.count !== undefined ? Math.max(0, this.rule.count - this.fired) : null,
       createdAt: new Date(this.createdAtMs).toISOString(),
       ...(this.endsAtMs !== undefined ? { endsAt: new Date(this.endsAtMs).toISOString() } : {}),
     };

@@ -31,7 +31,9 @@ async function admit(
   const { faults, limits } = context;
   const facts = factsOf(operation, request);
   if (faults.active) {
-    const decision = faults.decide(facts);
+    let decision = faults.decide(facts);
+    // A promise only when a rule counted across replicas matched and asked their ledger.
+    if (decision instanceof Promise) decision = await decision;
     if (decision.deliveries) request.deliveries = decision.deliveries;
     if (decision.effect) {
       await applyEffect(decision.effect, request, reply, faults.delays);

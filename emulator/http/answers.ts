@@ -58,8 +58,21 @@ export function answerRead(
   const deliveries = request.deliveries;
   if (deliveries !== null) {
     const effect = deliveries.delivered(read.items);
+    // A rule counted across replicas asks their ledger first: the read leaves once it answers.
+    if (effect instanceof Promise) {
+      void effect.then((decided) =>
+        decided
+          ? applyEffectNow(decided, request, reply, context.faults.delays)
+          : sendRead(context, request, reply, read),
+      );
+      return;
+    }
     if (effect) return applyEffectNow(effect, request, reply, context.faults.delays);
   }
+  sendRead(context, request, reply, read);
+}
+
+function sendRead(context: EmulatorContext, request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void {
   if (context.limits.active) context.limits.delivered((request.params as TopicParams).cacheName, read.items);
   if (request.exchange) recordRead(request.exchange, read);
   void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(read.body);

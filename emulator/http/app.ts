@@ -132,7 +132,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     waiting,
     pageChanges,
     events,
-    faults: new FaultInjector(clock, log, waiting, pageChanges),
+    faults: new FaultInjector(clock, log, waiting, pageChanges, store.sharedControl?.firings),
     limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waiting, log),
   };
   const controls = new EmulatorControls(context);

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { SharedControl } from '../control/shared-changes.js';
 import type { EmulatorEvents } from '../events.js';
 import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
@@ -43,10 +44,8 @@ export interface TopicStore {
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
-  /** A shared store passes a control-plane change (plain data) to every other replica's `onRemoteChange`. */
-  shareChange?(change: object): void;
-  /** Told, on a shared store, of a change another replica passed with `shareChange`. */
-  onRemoteChange?: ((change: unknown) => void) | undefined;
+  /** A shared store's control-plane part: the changes every replica applies, the fault rules' ledger. */
+  readonly sharedControl?: SharedControl;
 }
 
 export interface StoreHealth {

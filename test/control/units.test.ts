@@ -85,6 +85,18 @@ describe('FaultRule', () => {
     expect(rule.view()).toMatchObject({ matched: 3, fired: 2, remaining: 0 });
   });
 
+  it('follows a shared ledger: it fires when the ledger says so, and its counts only grow', () => {
+    const rule = new FaultRule('f1', { status: 500, skip: 1, count: 2 }, 0);
+    expect(rule.counted).toBe(true);
+    expect(rule.considered({ outcome: 'passed', matched: 1, fired: 0, delivered: 0 })).toBe(false);
+    expect(rule.considered({ outcome: 'fired', matched: 3, fired: 1, delivered: 0 })).toBe(true);
+    rule.follow({ matched: 2, fired: 1, delivered: 0 }); // an older announcement changes nothing
+    expect(rule.view()).toMatchObject({ matched: 3, fired: 1, remaining: 1 });
+    expect(rule.considered({ outcome: 'refused', matched: 4, fired: 2, delivered: 0 })).toBe(false);
+    expect(rule.usedUp).toBe(true);
+    expect(new FaultRule('f2', { status: 500, probability: 0.5 }, 0).counted).toBe(false);
+  });
+
   it('refuses a code that does not belong to its status', () => {
     expect(() => new FaultRule('f1', { status: 500, code: 'expired_token' }, 0)).toThrow(/answers 401, not 500/);
   });

@@ -5,6 +5,11 @@
 //   <prefix>last-page   the greatest page handed out
 //   <prefix>page-floor  pages handed out after a reset or restore exceed it
 //   <prefix>events      the pub/sub channel every change is announced on, in the scripts' order
+//   <prefix>control     stream: the control plane's changes since the last reset, entry id `<n>-1`,
+//                       fields r (the replica that made it), c (the change, JSON)
+//   <prefix>control-n   the number of the last control-plane change
+//   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
+//   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
 // A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
 
 export interface KeyLayout {
@@ -13,6 +18,10 @@ export interface KeyLayout {
   readonly lastPage: string;
   readonly pageFloor: string;
   readonly channel: string;
+  readonly control: string;
+  readonly controlNumber: string;
+  readonly faultCounts: string;
+  readonly faultIds: string;
   hash(id: string): string;
   stream(id: string): string;
 }
@@ -24,6 +33,10 @@ export function keyLayout(prefix: string): KeyLayout {
     lastPage: `${prefix}last-page`,
     pageFloor: `${prefix}page-floor`,
     channel: `${prefix}events`,
+    control: `${prefix}control`,
+    controlNumber: `${prefix}control-n`,
+    faultCounts: `${prefix}fault-counts`,
+    faultIds: `${prefix}fault-ids`,
     hash: (id) => `${prefix}t:${id}`,
     stream: (id) => `${prefix}s:${id}`,
   };

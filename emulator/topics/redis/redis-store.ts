@@ -12,8 +12,19 @@ import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
+import { CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
+import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 
-const SCRIPTS = { create: CREATE, publish: PUBLISH, changePage: CHANGE_PAGE, reset: RESET, restore: RESTORE };
+const SCRIPTS = {
+  create: CREATE,
+  publish: PUBLISH,
+  changePage: CHANGE_PAGE,
+  reset: RESET,
+  restore: RESTORE,
+  shareChange: SHARE_CHANGE,
+  considerFault: CONSIDER_FAULT,
+  countFault: COUNT_FAULT,
+};
 type ScriptName = keyof typeof SCRIPTS;
 
 // Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
@@ -27,7 +38,7 @@ type Announcement =
   | { k: 'p'; id: [string, string]; page: number; seq: number; v: EventValue }
   | { k: 'r'; from: string; last: number }
   | { k: 'l'; from: string }
-  | { k: 'o'; from: string; c: unknown };
+  | ControlAnnouncement;
 
 interface Publishing {
   page: number;
@@ -70,6 +81,8 @@ export class RedisTopicStore implements TopicStore {
   private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
+  /** The control plane's changes and the fault rules' ledger, on the same connections. */
+  readonly sharedControl: RedisSharedControl;
 
   private constructor(
     caches: readonly string[],
@@ -92,6 +105,7 @@ export class RedisTopicStore implements TopicStore {
     // Each script is sent once and then run by its SHA (EVALSHA; ioredis loads it again after a Redis restart).
     for (const [name, lua] of Object.entries(SCRIPTS)) this.command.defineCommand(name, { lua });
     this.subscriber = new Redis(url, options);
+    this.sharedControl = new RedisSharedControl(this.command, this.keys, this.replica, this.run.bind(this), log);
     for (const connection of [this.command, this.subscriber]) {
       connection.on('error', (error: Error) => this.log.debug({ err: error.message }, 'redis store: connection error'));
       connection.on('close', () => this.lost());
@@ -125,16 +139,6 @@ export class RedisTopicStore implements TopicStore {
   }
 
   onRemoteClear: (() => void) | undefined;
-  onRemoteChange: ((change: unknown) => void) | undefined;
-
-  /** Announces a control-plane change to the other replicas (this one has applied it already). */
-  shareChange(change: object): void {
-    const text = JSON.stringify({ k: 'o', from: this.replica, c: change });
-    // `call`: the connection's `publish` is the publish script (defineCommand), not PUBLISH.
-    this.command
-      .call('PUBLISH', this.keys.channel, text)
-      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: sharing a change failed'));
-  }
 
   health(): StoreHealth {
     return { kind: 'redis', up: this.synced };
@@ -301,6 +305,7 @@ export class RedisTopicStore implements TopicStore {
         this.held = undefined;
         this.synced = true;
         for (const announcement of held ?? []) this.apply(announcement);
+        this.sharedControl.resume();
         this.log.info('redis store: in step with Redis');
       } catch (error) {
         this.held = undefined;
@@ -392,8 +397,8 @@ export class RedisTopicStore implements TopicStore {
         this.onRemoteClear?.();
         return this.mirror.clear();
       case 'o':
-        if (a.from !== this.replica) this.onRemoteChange?.(a.c);
-        return;
+      case 'f':
+        return this.sharedControl.announced(a);
       case 'l':
         if (a.from !== this.replica) {
           this.onRemoteClear?.();
