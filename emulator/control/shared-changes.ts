@@ -8,7 +8,7 @@ import type { SavedClock } from '../clock.js';
 
 // The control plane's changes that replicas on one shared store (Redis) pass to each other, so
 // each applies the same one: plain data, sent on the store's channel. What each replica counts
-// (a rule's matches, chaos's draws, a limit's window) stays its own.
+// (a rule's matches, chaos's draws) stays its own; the limits count in the store (limitCounts).
 
 export type SharedChange =
   /** Everything a reset puts back but the topics (the store clears those for every replica). */

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { EmulatorEvents } from '../events.js';
+import type { LimitCounts } from '../limits/counts.js';
 import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
@@ -47,6 +48,8 @@ export interface TopicStore {
   shareChange?(change: object): void;
   /** Told, on a shared store, of a change another replica passed with `shareChange`. */
   onRemoteChange?: ((change: unknown) => void) | undefined;
+  /** A shared store counts the account limits for every replica (in memory: this process's own count, limits/local-counts.ts). */
+  limitCounts?(): LimitCounts;
 }
 
 export interface StoreHealth {

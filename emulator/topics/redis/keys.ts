@@ -5,6 +5,7 @@
 //   <prefix>last-page   the greatest page handed out
 //   <prefix>page-floor  pages handed out after a reset or restore exceed it
 //   <prefix>events      the pub/sub channel every change is announced on, in the scripts' order
+//   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
 // A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
 
 export interface KeyLayout {

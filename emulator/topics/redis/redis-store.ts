@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
-import { EmulatorError } from '../../errors.js';
 import { SettingsError } from '../../settings.js';
 import type { EmulatorEvents, EventValue } from '../../events.js';
 import { messageValueOf, type TopicContent } from '../content.js';
@@ -12,6 +11,8 @@ import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
+import { RedisLimitCounts } from './limit-counts.js';
+import { unavailable } from './unavailable.js';
 
 const SCRIPTS = { create: CREATE, publish: PUBLISH, changePage: CHANGE_PAGE, reset: RESET, restore: RESTORE };
 type ScriptName = keyof typeof SCRIPTS;
@@ -49,12 +50,6 @@ function valueJson(value: MessageValue): string {
   return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64') });
 }
 
-function unavailable(): EmulatorError {
-  return new EmulatorError('service_unavailable', 'The emulator has lost its store (Redis): try again shortly.', {
-    'retry-after': '1',
-  });
-}
-
 export class RedisTopicStore implements TopicStore {
   private readonly mirror: InMemoryTopicStore;
   private readonly keys: KeyLayout;
@@ -70,11 +65,12 @@ export class RedisTopicStore implements TopicStore {
   private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
+  private counts: RedisLimitCounts | undefined;
 
   private constructor(
     caches: readonly string[],
     private readonly settings: TopicSettings,
-    clock: Clock,
+    private readonly clock: Clock,
     events: EmulatorEvents | undefined,
     url: string,
     prefix: string,
@@ -134,6 +130,18 @@ export class RedisTopicStore implements TopicStore {
     this.command
       .call('PUBLISH', this.keys.channel, text)
       .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: sharing a change failed'));
+  }
+
+  /** The account limits, counted here for every replica (one window per cache for the whole emulator). */
+  limitCounts(): RedisLimitCounts {
+    return (this.counts ??= new RedisLimitCounts(
+      this.command,
+      this.keys.prefix,
+      this.replica,
+      this.mirror.cacheNames(),
+      this.clock,
+      this.log,
+    ));
   }
 
   health(): StoreHealth {
@@ -258,6 +266,7 @@ export class RedisTopicStore implements TopicStore {
     this.closed = true;
     this.synced = false;
     this.mirror.clear();
+    await this.counts?.close();
     this.command.disconnect();
     this.subscriber.disconnect();
   }
