@@ -63,6 +63,9 @@ describe('account limits across replicas', () => {
     expect((await b.publish('cache', 'counted', 'still')).status).toBe(429);
     await advance(b, a, 1); // the next second, advanced through the other replica
     expect(statuses(await alternate(b, a, 'counted', 11))).toEqual([...Array(10).fill(204), 429]);
+    // a took 7 + 5 of these publishes, each admitted or refused in one round trip.
+    const metrics = await (await fetch(`${a.url}/_emulator/metrics`)).text();
+    expect(metrics).toMatch(/^topics_emulator_store_round_trip_seconds_count\{script="admitLimit"\} 12$/m);
   });
 
   it('operations admitted at once on both replicas never exceed the limit', async () => {

@@ -42,6 +42,8 @@ export class RedisLimitCounts implements LimitCounts {
     private readonly caches: readonly string[],
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /** The store's round-trip observer (metrics), when one listens. */
+    private readonly roundTrips: () => ((call: string, latencyMs: number) => void) | undefined,
   ) {
     redis.defineCommand('admitLimit', { lua: ADMIT, numberOfKeys: 2 });
     redis.defineCommand('deliveredLimit', { lua: DELIVERED, numberOfKeys: 1 });
@@ -57,6 +59,8 @@ export class RedisLimitCounts implements LimitCounts {
     end: RequestEnd,
   ): Promise<LimitRefusal | undefined> {
     const now = this.clock.now();
+    const observer = this.roundTrips();
+    const started = observer && performance.now();
     let answer: [number, number, number];
     try {
       answer = await this.redis.admitLimit(
@@ -74,6 +78,7 @@ export class RedisLimitCounts implements LimitCounts {
     } catch {
       throw unavailable();
     }
+    if (observer) observer('admitLimit', performance.now() - started!);
     const [verdict, count, window] = answer.map(Number) as [number, number, number];
     if (verdict === 1) {
       this.saw(cache, window, count);

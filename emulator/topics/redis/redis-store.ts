@@ -141,6 +141,7 @@ export class RedisTopicStore implements TopicStore {
       this.mirror.cacheNames(),
       this.clock,
       this.log,
+      () => this.roundTrips,
     ));
   }
 
