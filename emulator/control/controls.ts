@@ -360,7 +360,8 @@ export class EmulatorControls {
     this.journal.clear();
     auth.reset();
     clock.useRealTime();
-    limits.reset(limitsProfileOf(this.context.settings));
+    // The shared counters are reset by the replica that resets, not again by each that follows it.
+    limits.reset(limitsProfileOf(this.context.settings), !this.quiet);
     this.applyStartup();
     return removedFaults;
   }

@@ -10,8 +10,8 @@ import type { SharedFirings } from '../faults/shared-firings.js';
 // The control plane's changes that replicas on one shared store (Redis) pass to each other, so
 // each applies the same one: plain data, logged in the store since the last reset (a replica
 // started later applies the log before it serves) and sent on the store's channel. The fault
-// rules' counters are one ledger in the store; chaos's draws and a replica's own requests stay
-// its own.
+// rules' counters are one ledger in the store and the limits count in the store (limitCounts);
+// chaos's draws and a replica's own requests stay its own.
 
 /** The control plane's part of a shared store. */
 export interface SharedControl {

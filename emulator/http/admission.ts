@@ -41,7 +41,9 @@ async function admit(
     }
   }
   if (limits.active) {
-    const effect = limits.admit(facts);
+    // Immediate in memory; a shared store (Redis) counts for every replica in one round trip.
+    const decided = limits.admit(facts, reply.raw);
+    const effect = decided instanceof Promise ? await decided : decided;
     if (effect) await applyEffect(effect, request, reply, faults.delays);
   }
 }

@@ -14,6 +14,7 @@ import { FaultInjector } from '../faults/injector.js';
 import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from '../handlers/index.js';
 import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
+import { LocalLimitCounts } from '../limits/local-counts.js';
 import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
 import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
@@ -133,7 +134,13 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     pageChanges,
     events,
     faults: new FaultInjector(clock, log, waiting, pageChanges, store.sharedControl?.firings),
-    limits: new AccountLimits(limitsProfileOf(settings), settings.payloadLimitBytes, clock, waiting, log),
+    limits: new AccountLimits(
+      limitsProfileOf(settings),
+      settings.payloadLimitBytes,
+      clock,
+      store.limitCounts?.() ?? new LocalLimitCounts(clock, waiting),
+      log,
+    ),
   };
   const controls = new EmulatorControls(context);
   // Metrics count from the request path's exchange records; only the control plane shows them.

@@ -4,14 +4,15 @@ import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { LIMIT_TIERS, type EmulatorSettings } from '../settings.js';
 import type { DecidedBy } from '../exchange.js';
-import { describeRequest, requestFields, type Effect, type RequestFacts, type WaitingRequests } from '../requests.js';
-import { RateWindow } from './rate-window.js';
+import { describeRequest, requestFields, type Effect, type RequestFacts } from '../requests.js';
+import type { LimitCounts, LimitRefusal, RequestEnd } from './counts.js';
 
 // The provider's account limits (service-facts "Limits"), as a profile that can be switched on
 // and tuned: operations per second, where a publish is one and each delivered item one more,
 // and concurrent subscriptions (subscribe requests waiting), each counted per cache (the
-// quotas page's namespace). Exceeding one answers 429, as the
-// live service does. The payload limit is the hard --payload-limit, enforced by the core (413).
+// quotas page's namespace). Exceeding one answers 429, as the live service does. The counting,
+// in this process or for every replica on a shared store, is behind `LimitCounts` (counts.ts).
+// The payload limit is the hard --payload-limit, enforced by the core (413).
 
 const OPERATIONS: DecidedBy = { kind: 'limit', limit: 'operations' };
 const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
@@ -36,31 +37,17 @@ export class AccountLimits {
   /** The request path checks this before anything else. */
   active: boolean;
   private profile: LimitsProfile;
-  /** One window per cache; caches are known (an unknown one is 404 before the limits). */
-  private readonly windows = new Map<string, RateWindow>();
 
   constructor(
     initial: LimitsProfile,
     private readonly payloadBytes: number,
     private readonly clock: Clock,
-    private readonly waiting: WaitingRequests,
+    /** In this process, or every replica's on a shared store. */
+    private readonly counts: LimitCounts,
     private readonly log: FastifyBaseLogger,
   ) {
     this.profile = { ...initial };
     this.active = initial.enabled;
-  }
-
-  private window(cache: string): RateWindow {
-    let window = this.windows.get(cache);
-    if (window === undefined) this.windows.set(cache, (window = new RateWindow(this.clock)));
-    return window;
-  }
-
-  /** Subscribe requests waiting on the cache's topics (counted only while the limits are on). */
-  private waitingOn(cache: string): number {
-    let count = 0;
-    for (const entry of this.waiting) if (entry.facts.cache === cache) count += 1;
-    return count;
   }
 
   set(change: LimitsInput): LimitsView {
@@ -71,65 +58,53 @@ export class AccountLimits {
   }
 
   view(): LimitsView {
+    const now = this.clock.now();
     return {
       ...this.profile,
       payloadBytes: this.payloadBytes,
       // Summed over the caches; each cache has its own limits. Windows share their boundaries.
-      usage: {
-        windowStartedAt: new Date(Math.max(0, this.clock.now() - (this.clock.now() % 1000))).toISOString(),
-        operations: [...this.windows.values()].reduce((sum, window) => sum + window.operations, 0),
-        subscriptions: this.waiting.size,
-      },
+      usage: { windowStartedAt: new Date(Math.max(0, now - (now % 1000))).toISOString(), ...this.counts.usage() },
     };
   }
 
-  /** Counts the request against the limits; the 429 the live service would answer when one is exceeded. */
-  admit(facts: RequestFacts): Effect | undefined {
-    const { operationsPerSecond, concurrentSubscriptions } = this.profile;
-    const window = this.window(facts.cache);
-    const operations = window.operations;
-    const publish = facts.operation === 'publish';
-    if (publish ? operations + 1 > operationsPerSecond : operations >= operationsPerSecond)
-      return this.refuse(
-        facts,
-        `${operations} operations in this second (limit ${operationsPerSecond} per second)`,
-        window.retryAfterSeconds(),
-        OPERATIONS,
-      );
-    if (publish) {
-      window.add(1);
-      return undefined;
-    }
-    const waiting = this.waitingOn(facts.cache);
-    if (waiting >= concurrentSubscriptions)
-      return this.refuse(
-        facts,
-        `${waiting} concurrent subscriptions (limit ${concurrentSubscriptions})`,
-        1,
-        WAITING_SUBSCRIBERS,
-      );
-    return undefined;
+  /**
+   * Counts the request against the limits; the 429 the live service would answer when one is
+   * exceeded. Immediate in memory; a promise when a shared store counts for every replica.
+   * `end`: the end of the request's answer (a shared store's concurrent subscription ends then).
+   */
+  admit(facts: RequestFacts, end: RequestEnd): Effect | undefined | Promise<Effect | undefined> {
+    const refusal = this.counts.admit(facts.cache, facts.operation === 'publish', this.profile, end);
+    if (refusal === undefined) return undefined;
+    if (refusal instanceof Promise) return refusal.then((counted) => counted && this.refuse(facts, counted));
+    return this.refuse(facts, refusal);
   }
 
   /** Each delivered item is one more operation of its cache (it may take the window past the limit). */
   delivered(cache: string, items: number): void {
-    if (items > 0) this.window(cache).add(items);
+    if (items > 0) this.counts.delivered(cache, items);
   }
 
-  /** Counters back to zero and the profile back to `profile` (the emulator's reset). */
-  reset(profile: LimitsProfile): void {
+  /**
+   * Counters back to zero and the profile back to `profile` (the emulator's reset). `shared`:
+   * the shared store's counters too; false on a replica applying another replica's reset.
+   */
+  reset(profile: LimitsProfile, shared = true): void {
     this.profile = { ...profile };
     this.active = profile.enabled;
-    this.windows.clear();
+    this.counts.reset(shared);
   }
 
-  private refuse(facts: RequestFacts, why: string, retryAfterSeconds: number, decidedBy: DecidedBy): Effect {
+  private refuse(facts: RequestFacts, { limit, count, retryAfterSeconds }: LimitRefusal): Effect {
+    const why =
+      limit === 'operations'
+        ? `${count} operations in this second (limit ${this.profile.operationsPerSecond} per second)`
+        : `${count} concurrent subscriptions (limit ${this.profile.concurrentSubscriptions})`;
     this.log.info(
       { ...requestFields(facts), why, retryAfterSeconds },
       `limit: ${describeRequest(facts)} answered 429 limit_exceeded (${why})`,
     );
     return {
-      decidedBy,
+      decidedBy: limit === 'operations' ? OPERATIONS : WAITING_SUBSCRIBERS,
       error: new EmulatorError('limit_exceeded', `Account limits were exceeded: ${why}.`, {
         'retry-after': String(retryAfterSeconds),
       }),

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { SharedControl } from '../control/shared-changes.js';
 import type { EmulatorEvents } from '../events.js';
+import type { LimitCounts } from '../limits/counts.js';
 import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
@@ -46,6 +47,8 @@ export interface TopicStore {
   onRemoteClear: (() => void) | undefined;
   /** A shared store's control-plane part: the changes every replica applies, the fault rules' ledger. */
   readonly sharedControl?: SharedControl;
+  /** A shared store counts the account limits for every replica (in memory: this process's own count, limits/local-counts.ts). */
+  limitCounts?(): LimitCounts;
 }
 
 export interface StoreHealth {

@@ -692,9 +692,9 @@ export interface components {
             usage: {
                 /** Format: date-time */
                 windowStartedAt: string;
-                /** @description Operations counted in the current one-second window, summed over the caches (each has its own limit). */
+                /** @description Operations counted in the current one-second window, summed over the caches (each has its own limit). With a Redis store: the whole emulator's, as this replica last saw them (its last admission or delivery). */
                 operations: number;
-                /** @description Subscribe requests waiting now, summed over the caches (each has its own limit). */
+                /** @description Subscribe requests waiting now, summed over the caches (each has its own limit). With a Redis store: this replica's (counted from admission until the answer has left). */
                 subscriptions: number;
             };
         };

@@ -4,7 +4,7 @@ import { useFleet } from './fleet.js';
 
 // The control plane's changes made on one replica are applied by every replica on the same
 // store and prefix: clock, fault rules, limits, chaos, token withdrawals and reset. What each
-// replica counts (a rule's matches, a limit's window) stays its own.
+// replica counts for faults (a rule's matches) stays its own; the limits' counts are limits.test.ts's.
 
 const fleet = useFleet();
 let prefixes = 0;

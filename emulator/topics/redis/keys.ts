@@ -10,6 +10,7 @@
 //   <prefix>control-n   the number of the last control-plane change
 //   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
 //   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
+//   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
 // A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
 
 export interface KeyLayout {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
-import { EmulatorError } from '../../errors.js';
 import { SettingsError } from '../../settings.js';
 import type { EmulatorEvents, EventValue } from '../../events.js';
 import { messageValueOf, type TopicContent } from '../content.js';
@@ -14,6 +13,8 @@ import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
 import { CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
+import { RedisLimitCounts } from './limit-counts.js';
+import { unavailable } from './unavailable.js';
 
 const SCRIPTS = {
   create: CREATE,
@@ -60,12 +61,6 @@ function valueJson(value: MessageValue): string {
   return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64') });
 }
 
-function unavailable(): EmulatorError {
-  return new EmulatorError('service_unavailable', 'The emulator has lost its store (Redis): try again shortly.', {
-    'retry-after': '1',
-  });
-}
-
 export class RedisTopicStore implements TopicStore {
   private readonly mirror: InMemoryTopicStore;
   private readonly keys: KeyLayout;
@@ -83,11 +78,12 @@ export class RedisTopicStore implements TopicStore {
   private readonly publishing = new Map<string, Publishing[]>();
   /** The control plane's changes and the fault rules' ledger, on the same connections. */
   readonly sharedControl: RedisSharedControl;
+  private counts: RedisLimitCounts | undefined;
 
   private constructor(
     caches: readonly string[],
     private readonly settings: TopicSettings,
-    clock: Clock,
+    private readonly clock: Clock,
     events: EmulatorEvents | undefined,
     url: string,
     prefix: string,
@@ -139,6 +135,19 @@ export class RedisTopicStore implements TopicStore {
   }
 
   onRemoteClear: (() => void) | undefined;
+
+  /** The account limits, counted here for every replica (one window per cache for the whole emulator). */
+  limitCounts(): RedisLimitCounts {
+    return (this.counts ??= new RedisLimitCounts(
+      this.command,
+      this.keys.prefix,
+      this.replica,
+      this.mirror.cacheNames(),
+      this.clock,
+      this.log,
+      () => this.roundTrips,
+    ));
+  }
 
   health(): StoreHealth {
     return { kind: 'redis', up: this.synced };
@@ -262,6 +271,7 @@ export class RedisTopicStore implements TopicStore {
     this.closed = true;
     this.synced = false;
     this.mirror.clear();
+    await this.counts?.close();
     this.command.disconnect();
     this.subscriber.disconnect();
   }

@@ -1,0 +1,43 @@
+import type { LimitsProfile } from './account-limits.js';
+
+// What the account limits count, behind one seam: in this process (local-counts.ts, synchronous),
+// or on a shared store for every replica at once (topics/redis/limit-counts.ts, one round trip).
+// The counts decide nothing about HTTP: they admit or say which limit refuses, with the figure.
+
+/** Which limit refused a request, the count that exceeded it, and the Retry-After to answer. */
+export interface LimitRefusal {
+  limit: 'operations' | 'subscriptions';
+  count: number;
+  retryAfterSeconds: number;
+}
+
+/** The end of a request's answer (its response's `close`): a concurrent subscription counted in a shared store ends then. */
+export interface RequestEnd {
+  once(event: 'close', listener: () => void): unknown;
+}
+
+export interface LimitUsage {
+  operations: number;
+  subscriptions: number;
+}
+
+export interface LimitCounts {
+  /**
+   * Counts a request against its cache's limits: the window must have room for one more
+   * operation (a publish takes it now; a subscribe's items are counted as delivered), and a
+   * subscribe may not join `concurrentSubscriptions` already waiting. Undefined when admitted.
+   * In memory the answer is immediate; a shared store answers a promise.
+   */
+  admit(
+    cache: string,
+    publish: boolean,
+    profile: LimitsProfile,
+    end: RequestEnd,
+  ): LimitRefusal | undefined | Promise<LimitRefusal | undefined>;
+  /** Items delivered: one operation each (they may take the window past the limit). */
+  delivered(cache: string, items: number): void;
+  /** This second's operations and the subscriptions counted now, summed over the caches. */
+  usage(): LimitUsage;
+  /** Counts back to zero; `shared`: a shared store's too (the replica that resets, not those that follow it). */
+  reset(shared: boolean): void;
+}

@@ -1,0 +1,176 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../clock.js';
+import type { LimitsProfile } from '../../limits/account-limits.js';
+import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from '../../limits/counts.js';
+import { ADMIT, DELIVERED, RELEASE } from './limit-scripts.js';
+import { unavailable } from './unavailable.js';
+
+// The account limits counted in Redis for every replica with the same store and prefix:
+// one operations window per cache (the emulator clock's second, not Redis's), and the
+// concurrent subscriptions of every replica per cache, each replica's count in one field of
+// the cache's hash. A replica's count is alive while its liveness key is: refreshed every few
+// seconds while it holds subscriptions, so the counts of a replica that died (SIGKILL) stop
+// counting at most ALIVE_MS after its last refresh. The same heartbeat writes this replica's
+// own counts again, so a release lost with the connection (or Redis restarted empty) is put
+// right within HEARTBEAT_MS. An admission is one script (one round trip).
+
+const WINDOW_MS = 1000;
+const ALIVE_MS = 10_000;
+const HEARTBEAT_MS = 3000;
+const CLOSE_MS = 500;
+
+interface Counting {
+  admitLimit(...args: (string | number)[]): Promise<[number, number, number]>;
+  deliveredLimit(...args: (string | number)[]): Promise<[number, number]>;
+  releaseLimit(...args: (string | number)[]): Promise<number>;
+}
+
+export class RedisLimitCounts implements LimitCounts {
+  private readonly redis: Redis & Counting;
+  /** The shared window of each cache as this replica last saw it (the usage it shows). */
+  private readonly seen = new Map<string, { window: number; count: number }>();
+  /** Subscriptions this replica holds per cache (admitted, not yet released); a cache at 0 until the heartbeat writes it. */
+  private readonly held = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly alivePrefix: string;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    private readonly replica: string,
+    private readonly caches: readonly string[],
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    /** The store's round-trip observer (metrics), when one listens. */
+    private readonly roundTrips: () => ((call: string, latencyMs: number) => void) | undefined,
+  ) {
+    redis.defineCommand('admitLimit', { lua: ADMIT, numberOfKeys: 2 });
+    redis.defineCommand('deliveredLimit', { lua: DELIVERED, numberOfKeys: 1 });
+    redis.defineCommand('releaseLimit', { lua: RELEASE, numberOfKeys: 1 });
+    this.redis = redis as Redis & Counting;
+    this.alivePrefix = `${prefix}alive:`;
+  }
+
+  async admit(
+    cache: string,
+    publish: boolean,
+    profile: LimitsProfile,
+    end: RequestEnd,
+  ): Promise<LimitRefusal | undefined> {
+    const now = this.clock.now();
+    const observer = this.roundTrips();
+    const started = observer && performance.now();
+    let answer: [number, number, number];
+    try {
+      answer = await this.redis.admitLimit(
+        this.windowKey(cache),
+        this.subscriptionsKey(cache),
+        now - (now % WINDOW_MS),
+        WINDOW_MS,
+        profile.operationsPerSecond,
+        publish ? '1' : '0',
+        profile.concurrentSubscriptions,
+        this.replica,
+        this.alivePrefix,
+        ALIVE_MS,
+      );
+    } catch {
+      throw unavailable();
+    }
+    if (observer) observer('admitLimit', performance.now() - started!);
+    const [verdict, count, window] = answer.map(Number) as [number, number, number];
+    if (verdict === 1) {
+      this.saw(cache, window, count);
+      const retryAfterSeconds = Math.max(1, Math.ceil((window + WINDOW_MS - this.clock.now()) / 1000));
+      return { limit: 'operations', count, retryAfterSeconds };
+    }
+    if (verdict === 2) return { limit: 'subscriptions', count, retryAfterSeconds: 1 };
+    this.saw(cache, window, count);
+    if (!publish) this.hold(cache, end);
+    return undefined;
+  }
+
+  delivered(cache: string, items: number): void {
+    const now = this.clock.now();
+    this.redis
+      .deliveredLimit(this.windowKey(cache), now - (now % WINDOW_MS), WINDOW_MS, items)
+      .then(([count, window]) => this.saw(cache, Number(window), Number(count)))
+      .catch((error: Error) => this.log.debug({ err: error.message }, 'redis limits: counting a delivery failed'));
+  }
+
+  /** The shared operations of this second as last seen here; the subscriptions this replica holds. */
+  usage(): LimitUsage {
+    const now = this.clock.now();
+    const current = now - (now % WINDOW_MS);
+    let operations = 0;
+    for (const { window, count } of this.seen.values()) if (window === current) operations += count;
+    let subscriptions = 0;
+    for (const count of this.held.values()) subscriptions += count;
+    return { operations, subscriptions };
+  }
+
+  /** The shared windows start again (subscriptions end as their subscribes are answered). */
+  reset(shared: boolean): void {
+    this.seen.clear();
+    if (!shared) return;
+    this.redis
+      .del(...this.caches.map((cache) => this.windowKey(cache)))
+      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis limits: reset failed'));
+  }
+
+  /** This replica's subscriptions stop counting (a clean shutdown). */
+  async close(): Promise<void> {
+    if (this.heartbeat === undefined) return;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    // Bounded: a stop does not wait on a Redis that has stopped answering.
+    const gone = this.redis.del(this.alivePrefix + this.replica).catch(() => undefined);
+    await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, CLOSE_MS).unref())]);
+  }
+
+  private saw(cache: string, window: number, count: number): void {
+    this.seen.set(cache, { window, count });
+  }
+
+  // One subscription held until the request's answer ends, however it ends.
+  private hold(cache: string, end: RequestEnd): void {
+    this.held.set(cache, (this.held.get(cache) ?? 0) + 1);
+    if (this.heartbeat === undefined) {
+      this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+      this.heartbeat.unref();
+    }
+    end.once('close', () => {
+      this.held.set(cache, this.held.get(cache)! - 1);
+      this.redis
+        .releaseLimit(this.subscriptionsKey(cache), this.replica)
+        .catch((error: Error) => this.log.debug({ err: error.message }, 'redis limits: a release failed'));
+    });
+  }
+
+  // Still alive, with these counts; stops once nothing is held (and the zeros are written).
+  private beat(): void {
+    const pipeline = this.redis.pipeline();
+    for (const [cache, count] of this.held) {
+      if (count > 0) pipeline.hset(this.subscriptionsKey(cache), this.replica, count);
+      else {
+        pipeline.hdel(this.subscriptionsKey(cache), this.replica);
+        this.held.delete(cache);
+      }
+    }
+    pipeline.set(this.alivePrefix + this.replica, '1', 'PX', ALIVE_MS);
+    if (this.held.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+    pipeline.exec().catch((error: Error) => this.log.debug({ err: error.message }, 'redis limits: heartbeat failed'));
+  }
+
+  private windowKey(cache: string): string {
+    return `${this.prefix}ops:${JSON.stringify(cache)}`;
+  }
+
+  private subscriptionsKey(cache: string): string {
+    return `${this.prefix}subs:${JSON.stringify(cache)}`;
+  }
+}
