@@ -3,7 +3,8 @@
 //   <prefix>s:<id>      stream: the page's retained messages, entry id `<number>-1`, field v
 //   <prefix>topics      set: every topic's id
 //   <prefix>last-page   the greatest page handed out
-//   <prefix>page-floor  pages handed out after a reset or restore exceed it
+//   <prefix>page-floor  pages handed out after a reset, a restore or a lost state exceed it
+//   <prefix>generation  set once by the first replica; a Redis without the one a replica saw lost its state
 //   <prefix>events      the pub/sub channel every change is announced on, in the scripts' order
 // A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
 
@@ -12,6 +13,7 @@ export interface KeyLayout {
   readonly topics: string;
   readonly lastPage: string;
   readonly pageFloor: string;
+  readonly generation: string;
   readonly channel: string;
   hash(id: string): string;
   stream(id: string): string;
@@ -23,6 +25,7 @@ export function keyLayout(prefix: string): KeyLayout {
     topics: `${prefix}topics`,
     lastPage: `${prefix}last-page`,
     pageFloor: `${prefix}page-floor`,
+    generation: `${prefix}generation`,
     channel: `${prefix}events`,
     hash: (id) => `${prefix}t:${id}`,
     stream: (id) => `${prefix}s:${id}`,
