@@ -11,6 +11,8 @@ import { ratioOf, runOrder, type BenchContext, type Figure, type FigureResult } 
 // subscriber has read it. Against B-ref, the simplest server that can wake a waiting request.
 // Fixed rate means: a message is due every `intervalMs`, and is published when due, once the
 // server holds the subscriber's next poll (asked over IPC, which costs both servers the same).
+// One at a time (the Redis figure) adds: and once the previous message was delivered, so that no
+// message queues behind another, in the harness or in the servers.
 
 export const intervalMs = 2;
 export const warmUpMessages = 200;
@@ -24,16 +26,24 @@ export interface Sample {
   errors: string[];
 }
 
+/** How messages are paced: one due every `intervalMs`; with `oneAtATime`, never before the previous one is delivered. */
+export interface Pacing {
+  intervalMs: number;
+  oneAtATime: boolean;
+}
+
 /** The subscriber long-polls `server`; messages are published through `publishTo` (another replica, or the same server). */
 export async function measureLatency(
   server: ServerProcess,
   topicName: string,
   count: number,
   publishTo: ServerProcess = server,
+  pacing: Pacing = { intervalMs, oneAtATime: false },
 ): Promise<Sample> {
   // Subscribers of earlier runs were cut off while waiting; the server still counts them.
   const alreadyInFlight = await server.inflight();
   const received = new Map<string, number>();
+  let awaited: { text: string; delivered: () => void } | undefined;
   const errors: string[] = [];
   let closing = false;
   const client = new Client(server.url, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
@@ -46,6 +56,7 @@ export async function measureLatency(
     isClosing: () => closing,
     onTexts: (texts, at) => {
       for (const text of texts) received.set(text, at);
+      if (awaited && received.has(awaited.text)) awaited.delivered();
     },
     onError: (message) => errors.push(message),
   });
@@ -54,15 +65,26 @@ export async function measureLatency(
     await server.waitInflight(alreadyInFlight + 1, 10_000);
     const sent = new Map<string, number>();
     const start = nowMs();
+    let previous: string | undefined;
     for (let i = 0; i < count; i++) {
-      const wait = start + i * intervalMs - nowMs();
+      const wait = start + i * pacing.intervalMs - nowMs();
       if (wait >= 1) await pause(wait);
+      if (pacing.oneAtATime && previous !== undefined && !received.has(previous)) {
+        const text = previous;
+        // Bounded: a message not delivered within the grace is counted lost, and the next one goes.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deliveryGraceMs);
+          awaited = { text, delivered: () => (clearTimeout(timer), resolve()) };
+        });
+        awaited = undefined;
+      }
       // The figure is for a *waiting* subscriber: B-ref keeps nothing for a subscriber that is
       // between two polls, so publish only once the server holds the next poll.
       await server.waitInflight(alreadyInFlight + 1, 10_000);
       const text = `${topicName}-${i}`;
       const ack = await publisher.publishOk(topicName, text);
       sent.set(text, ack.sentAt);
+      previous = text;
     }
     const deadline = nowMs() + deliveryGraceMs;
     while (received.size < count && nowMs() < deadline && errors.length === 0) await pause(5);

@@ -1,18 +1,22 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { CliRun } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { startRedis, type RedisOptions, type RedisServer } from './redis-server.js';
 
 /**
- * One redis-server for a test file, and the replicas and child processes a test starts on it,
- * closed (or SIGKILLed) after each test. Call at the top level of the file.
+ * One redis-server for a test file (or a describe block), and the replicas and child processes a
+ * test starts on it, closed (or SIGKILLed) after each test. Call at the top level of the file or block.
  */
-export function useFleet(): { redis: () => RedisServer; running: TestEmulator[]; children: CliRun[] } {
+export function useFleet(options: RedisOptions = {}): {
+  redis: () => RedisServer;
+  running: TestEmulator[];
+  children: CliRun[];
+} {
   let redis: RedisServer | undefined;
   const running: TestEmulator[] = [];
   const children: CliRun[] = [];
   beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedis(options);
   });
   afterAll(async () => {
     await redis?.stop();

@@ -6,19 +6,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // A real redis-server for one test file: a free port (a listener on port 0, closed first), no
-// persistence (`--save ''`, no append-only file) and its working directory removed at stop.
+// persistence (`--save ''`, no append-only file) unless asked for, and its working directory (a
+// temporary one, where an append-only file is written) removed at stop.
+
+export interface RedisOptions {
+  /** An append-only file synced at every write, so a restart (even after SIGKILL) keeps every acknowledged change. */
+  persistence?: boolean;
+}
 
 export interface RedisServer {
   url: string;
   port: number;
   /** Stops the server (SIGKILL, as a crash would) and waits for it to exit. */
   kill(): Promise<void>;
-  /** Starts it again on the same port, empty (no persistence), and waits until it answers PING. */
+  /** Starts it again on the same port (empty without persistence) and waits until it answers PING. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -53,14 +59,15 @@ async function answering(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`redis-server did not answer on port ${port} within 10 s`);
 }
 
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'te-redis-'));
+  const persistence = options.persistence ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   let child: ChildProcess;
   const launch = async () => {
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
       {
         stdio: 'ignore',
       },

@@ -3,7 +3,8 @@
 //   <prefix>s:<id>      stream: the page's retained messages, entry id `<number>-1`, field v
 //   <prefix>topics      set: every topic's id
 //   <prefix>last-page   the greatest page handed out
-//   <prefix>page-floor  pages handed out after a reset or restore exceed it
+//   <prefix>page-floor  pages handed out after a reset, a restore or a lost state exceed it
+//   <prefix>generation  set once by the first replica; a Redis without the one a replica saw lost its state
 //   <prefix>events      the pub/sub channel every change is announced on, in the scripts' order
 //   <prefix>control     stream: the control plane's changes since the last reset, entry id `<n>-1`,
 //                       fields r (the replica that made it), c (the change, JSON)
@@ -18,6 +19,7 @@ export interface KeyLayout {
   readonly topics: string;
   readonly lastPage: string;
   readonly pageFloor: string;
+  readonly generation: string;
   readonly channel: string;
   readonly control: string;
   readonly controlNumber: string;
@@ -33,6 +35,7 @@ export function keyLayout(prefix: string): KeyLayout {
     topics: `${prefix}topics`,
     lastPage: `${prefix}last-page`,
     pageFloor: `${prefix}page-floor`,
+    generation: `${prefix}generation`,
     channel: `${prefix}events`,
     control: `${prefix}control`,
     controlNumber: `${prefix}control-n`,

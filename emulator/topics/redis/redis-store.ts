@@ -10,7 +10,7 @@ import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.
 import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
-import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
+import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE, RESUME } from './scripts.js';
 import { CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
@@ -25,6 +25,7 @@ const SCRIPTS = {
   shareChange: SHARE_CHANGE,
   considerFault: CONSIDER_FAULT,
   countFault: COUNT_FAULT,
+  resume: RESUME,
 };
 type ScriptName = keyof typeof SCRIPTS;
 
@@ -73,6 +74,8 @@ export class RedisTopicStore implements TopicStore {
   private held: Announcement[] | undefined;
   private syncing: Promise<void> | undefined;
   private closed = false;
+  /** The generation of Redis's state this replica loaded last (undefined before the first load). */
+  private generation: string | undefined;
   private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
@@ -167,11 +170,17 @@ export class RedisTopicStore implements TopicStore {
     const known = this.mirror.find(cache, name);
     if (known) return known;
     const topic = this.mirror.place(cache, name, this.mirror.nextPage());
-    const id = topicId(cache, name);
-    this.run('create', 5, ...TOPIC_KEYS(this.keys, id), id, topic.page, this.keys.channel)
-      .then((page) => this.applyPage(cache, name, Number(page), true))
-      .catch((error: Error) => this.log.warn({ cache, topic: name, err: error.message }, 'redis store: create failed'));
+    this.create(topic);
     return topic;
+  }
+
+  // Creates in Redis a topic the mirror holds, proposing its page (a replica that made it first gives the page).
+  private create(topic: Topic): void {
+    const { cache, name, page } = topic;
+    const id = topicId(cache, name);
+    this.run('create', 5, ...TOPIC_KEYS(this.keys, id), id, page, this.keys.channel)
+      .then((given) => this.applyPage(cache, name, Number(given), true))
+      .catch((error: Error) => this.log.warn({ cache, topic: name, err: error.message }, 'redis store: create failed'));
   }
 
   find(cache: string, name: string): Topic | undefined {
@@ -327,9 +336,14 @@ export class RedisTopicStore implements TopicStore {
   }
 
   private async load(): Promise<void> {
+    const { generation, lastPage, pageFloor } = this.keys;
+    const seen = this.generation ?? '';
+    const resume = [generation, lastPage, pageFloor, randomUUID(), seen, this.lastPage()];
+    const [given, passed] = (await this.run('resume', 3, ...resume)) as [string, string];
+    const lost = this.generation !== undefined && given !== this.generation;
+    this.generation = given;
+    this.mirror.passedPage(Number(passed));
     const ids = await this.command.smembers(this.keys.topics);
-    const [lastPage, floor] = await this.command.mget(this.keys.lastPage, this.keys.pageFloor);
-    this.mirror.passedPage(Math.max(Number(lastPage ?? 0), Number(floor ?? 0)));
     const pipeline = this.command.pipeline();
     for (const id of ids) {
       pipeline.hmget(this.keys.hash(id), 'page', 'next');
@@ -349,7 +363,20 @@ export class RedisTopicStore implements TopicStore {
       }));
       this.loadTopic(cache, name, page, next, messages);
     });
+    if (lost) this.renewLost(new Set(ids));
     for (const id of this.publishing.keys()) this.settlePublishing(id);
+  }
+
+  // Redis lost its state (restarted without persistence, flushed): each topic the mirror still
+  // holds that Redis no longer has changes page here (a discontinuity for its subscribers, never
+  // the new numbers on the old page) and is created in Redis on that page or the first replica's.
+  private renewLost(known: ReadonlySet<string>): void {
+    const lost = [...this.mirror.topics()].filter((topic) => !known.has(topicId(topic.cache, topic.name)));
+    if (lost.length) this.log.warn({ topics: lost.length }, 'redis store: Redis lost its state; topics on new pages');
+    for (const topic of lost) {
+      topic.changePage(this.mirror.nextPage());
+      this.create(topic);
+    }
   }
 
   // One topic as Redis holds it, applied to the mirror without losing its waiting subscribers.
