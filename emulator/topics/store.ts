@@ -5,6 +5,7 @@ import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 import type { MessageValue } from './message.js';
+import type { ReplicaLink } from './replica-link.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -47,6 +48,8 @@ export interface TopicStore {
   shareChange?(change: object): void;
   /** Told, on a shared store, of a change another replica passed with `shareChange`. */
   onRemoteChange?: ((change: unknown) => void) | undefined;
+  /** On a shared store: the replicas serving the same emulator, for reads that cover all of them. */
+  readonly replicas?: ReplicaLink;
 }
 
 export interface StoreHealth {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { CliRun } from '../helpers/cli.js';
+import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -7,7 +7,13 @@ import { startRedis, type RedisServer } from './redis-server.js';
  * One redis-server for a test file, and the replicas and child processes a test starts on it,
  * closed (or SIGKILLed) after each test. Call at the top level of the file.
  */
-export function useFleet(): { redis: () => RedisServer; running: TestEmulator[]; children: CliRun[] } {
+export function useFleet(): {
+  redis: () => RedisServer;
+  running: TestEmulator[];
+  children: CliRun[];
+  /** A replica on `prefix` in a child process (the CLI, cache `cache`), killed after the test; with its base URL. */
+  child: (prefix: string) => Promise<{ run: CliRun; url: string }>;
+} {
   let redis: RedisServer | undefined;
   const running: TestEmulator[] = [];
   const children: CliRun[] = [];
@@ -31,5 +37,22 @@ export function useFleet(): { redis: () => RedisServer; running: TestEmulator[];
     },
     running,
     children,
+    async child(prefix) {
+      if (!redis) throw new Error('redis-server is not started yet');
+      const run = runCli([
+        '--port',
+        '0',
+        '--store',
+        redis.url,
+        '--store-prefix',
+        prefix,
+        '--cache',
+        'cache',
+        '--log-level',
+        'warn',
+      ]);
+      children.push(run);
+      return { run, url: await baseUrlOf(run) };
+    },
   };
 }

@@ -11,6 +11,7 @@ import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.
 import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
+import { RedisReplicas } from './replicas.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE } from './scripts.js';
 
 const SCRIPTS = { create: CREATE, publish: PUBLISH, changePage: CHANGE_PAGE, reset: RESET, restore: RESTORE };
@@ -70,6 +71,8 @@ export class RedisTopicStore implements TopicStore {
   private roundTrips: ((call: string, latencyMs: number) => void) | undefined;
   /** Publishes of this replica numbered in Redis, answered once the mirror holds them. */
   private readonly publishing = new Map<string, Publishing[]>();
+  /** The replicas on this store and prefix, for reads that cover all of them (replicas.ts). */
+  readonly replicas: RedisReplicas;
 
   private constructor(
     caches: readonly string[],
@@ -96,7 +99,10 @@ export class RedisTopicStore implements TopicStore {
       connection.on('error', (error: Error) => this.log.debug({ err: error.message }, 'redis store: connection error'));
       connection.on('close', () => this.lost());
     }
-    this.subscriber.on('message', (_channel: string, text: string) => this.announced(text));
+    this.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.keys.channel) this.announced(text);
+    });
+    this.replicas = new RedisReplicas(this.command, this.subscriber, prefix, log);
     // ioredis subscribes again after a reconnect; the mirror is loaded again then.
     this.subscriber.on('ready', () => void this.resync());
     this.command.on('ready', () => void this.resync());
@@ -116,6 +122,7 @@ export class RedisTopicStore implements TopicStore {
     try {
       await Promise.all([store.command.connect(), store.subscriber.connect()]);
       await store.resync();
+      await store.replicas.join();
     } catch (error) {
       await store.release();
       // A start-up error about a setting: the CLI prints it without a trace and exits 2.
@@ -258,6 +265,7 @@ export class RedisTopicStore implements TopicStore {
     this.closed = true;
     this.synced = false;
     this.mirror.clear();
+    await this.replicas.leave();
     this.command.disconnect();
     this.subscriber.disconnect();
   }
