@@ -53,6 +53,11 @@ export const errorRegistry = {
   },
   admin_key_invalid: { status: 403, message: 'The admin key is not valid.' },
   fault_not_found: { status: 404, message: 'No fault rule has this id.' },
+  // A read that covers every replica on a shared store (the journal, the findings, waiting subscribers).
+  replica_unreachable: {
+    status: 503,
+    message: 'A replica did not answer: a read that covers every replica fails rather than answer in part.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
@@ -63,6 +68,7 @@ export const controlPlaneOnlyCodes: ReadonlySet<ErrorCode> = new Set([
   'admin_key_required',
   'admin_key_invalid',
   'fault_not_found',
+  'replica_unreachable',
 ]);
 
 export interface ErrorBody {

@@ -91,20 +91,21 @@ export interface ClientViolationOptions {
 
 type HoldsFindings = TopicsEmulatorHandle | Pick<RunningEmulator, 'clients'> | { clients: ClientFindings[] };
 
-function findingsOf(received: HoldsFindings): ClientFindings[] {
-  if ('emulator' in received) return received.emulator.clients().clients;
-  if (typeof received.clients === 'function') return received.clients().clients;
+async function findingsOf(received: HoldsFindings): Promise<ClientFindings[]> {
+  if ('emulator' in received) return (await received.emulator.clients()).clients;
+  if (typeof received.clients === 'function') return (await received.clients()).clients;
   return received.clients;
 }
 
 expect.extend({
   /**
-   * `expect(topics).toHaveNoClientViolations()`: the client rules found nothing wrong in what
-   * the clients sent (the journal since the last reset). The failure lists every violation with
-   * its rule, the sentence it rests on and the requests that show it.
+   * `await expect(topics).toHaveNoClientViolations()`: the client rules found nothing wrong in
+   * what the clients sent (the journal since the last reset; with a shared store, every
+   * replica's). The failure lists every violation with its rule, the sentence it rests on and
+   * the requests that show it.
    */
-  toHaveNoClientViolations(received: HoldsFindings, options: ClientViolationOptions = {}) {
-    const clients = findingsOf(received)
+  async toHaveNoClientViolations(received: HoldsFindings, options: ClientViolationOptions = {}) {
+    const clients = (await findingsOf(received))
       .filter((c) => options.client === undefined || c.client === options.client)
       .map((c) => ({
         ...c,
@@ -123,7 +124,7 @@ expect.extend({
 
 declare module 'vitest' {
   interface Assertion<T> {
-    /** The client rules found no violation (emulator/judge/); `{ contractOnly: true }` ignores advice. */
-    toHaveNoClientViolations(options?: ClientViolationOptions): T;
+    /** The client rules found no violation (emulator/judge/); `{ contractOnly: true }` ignores advice. Await it. */
+    toHaveNoClientViolations(options?: ClientViolationOptions): Promise<T>;
   }
 }

@@ -52,8 +52,11 @@ export interface EmulatorControlApi extends Pick<EmulatorControls, Unchanged | C
   issueToken(request: TokenInput): Promise<IssuedToken>;
   /** Moves the clock forward by `ms` (setClock with advanceMs). */
   advanceClock(ms: number): Clock;
-  /** Journalled requests, newest first: those the query's matcher accepts, at most its `limit` (default 100). */
-  requests(query?: RequestQuery): RequestList;
+  /**
+   * Journalled requests, newest first: those the query's matcher accepts, at most its `limit`
+   * (default 100). Asynchronous, like countRequests and clients: with a shared store they cover every replica.
+   */
+  requests(query?: RequestQuery): Promise<RequestList>;
 }
 
 export function controlApi(controls: EmulatorControls): EmulatorControlApi {
@@ -92,9 +95,10 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
     loadScenarioFile: (path) => c.loadScenarioFile(path),
     snapshot: () => c.snapshot(),
     restore: (snapshot) => c.restore(checked('Snapshot', snapshot)),
-    requests: ({ limit, ...matcher } = {}) =>
+    // async: a bad input rejects, like what only the journal can refuse.
+    requests: async ({ limit, ...matcher } = {}) =>
       c.requests(checked('RequestMatcher', matcher), limit === undefined ? undefined : checked('RequestLimit', limit)),
-    countRequests: (matcher) => c.countRequests(checked('RequestMatcher', matcher)),
+    countRequests: async (matcher) => c.countRequests(checked('RequestMatcher', matcher)),
     clients: () => c.clients(),
   };
 }

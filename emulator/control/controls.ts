@@ -44,6 +44,14 @@ import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
 import { applyRestore, planRestore } from '../snapshot/restore.js';
 import { takeSnapshot } from '../snapshot/take.js';
+import {
+  answerQuestion,
+  gatherClientEntries,
+  gatherCount,
+  gatherRequests,
+  gatherWaiting,
+  type Question,
+} from './gather.js';
 import { sharedOperationId, type SharedChange } from './shared-changes.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
 
@@ -72,6 +80,11 @@ export class EmulatorControls {
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
+    const { replicas } = context.store;
+    if (replicas) {
+      const here = { journal: this.journal, waitingSubscribers: () => this.waitingSubscribers() };
+      replicas.onQuestion = (question) => answerQuestion(here, replicas, question as Question);
+    }
   }
 
   /** Back to the state just after start-up; see the reset operation in openapi/control.yaml. */
@@ -96,22 +109,10 @@ export class EmulatorControls {
     return this.context.store.health();
   }
 
+  /** The state; on a shared store, the waiting subscribers of this replica only (see `gatheredState`). */
   state(): State {
-    const { store, clock, faults, pageChanges, limits, waiting } = this.context;
-    const now = clock.now();
-    const waitingSubscribers: WaitingSubscriberState[] = [];
-    for (const subscriber of waiting) {
-      const { sequenceNumber, sequencePage } = subscriber.cursor;
-      waitingSubscribers.push({
-        cache: subscriber.topic.cache,
-        topic: subscriber.topic.name,
-        sequenceNumber,
-        sequencePage,
-        waitedMs: now - subscriber.since,
-        since: new Date(subscriber.since).toISOString(),
-        client: subscriber.client,
-      });
-    }
+    const { store, clock, faults, pageChanges, limits } = this.context;
+    const waitingSubscribers = this.waitingSubscribers();
     return {
       caches: store.cacheNames(),
       topics: store.snapshot().map((t) => ({
@@ -131,6 +132,14 @@ export class EmulatorControls {
       chaos: faults.chaosView(),
       clock: clock.state(),
     };
+  }
+
+  /** The state, with the waiting subscribers of every replica on a shared store (GET /_emulator/state). */
+  async gatheredState(): Promise<State> {
+    const { replicas } = this.context.store;
+    if (!replicas) return this.state();
+    const waitingSubscribers = await gatherWaiting(replicas);
+    return { ...this.state(), waitingSubscribers };
   }
 
   /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */
@@ -293,21 +302,26 @@ export class EmulatorControls {
     return applyRestore(this.context, this.withdrawals, plan);
   }
 
+  // The journal's reads cover every replica on a shared store (gather.ts): they are asynchronous.
+
   /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
-  requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): RequestList {
+  async requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): Promise<RequestList> {
     knownOperation(matcher, 'invalid_parameter');
-    return this.journal.list(matcher, limit);
+    const { replicas } = this.context.store;
+    return replicas ? gatherRequests(replicas, matcher, limit) : this.journal.list(matcher, limit);
   }
 
   /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
-  countRequests(matcher: RequestMatcher = {}): RequestCount {
+  async countRequests(matcher: RequestMatcher = {}): Promise<RequestCount> {
     knownOperation(matcher, 'invalid_body');
-    return { count: this.journal.count(matcher) };
+    const { replicas } = this.context.store;
+    return { count: replicas ? await gatherCount(replicas, matcher) : this.journal.count(matcher) };
   }
 
   /** Every client in the journal, judged by the client rules (judge/catalogue.ts). */
-  clients(): ClientList {
-    return { clients: judgeClients(this.journal.entries()) };
+  async clients(): Promise<ClientList> {
+    const { replicas } = this.context.store;
+    return { clients: judgeClients(replicas ? await gatherClientEntries(replicas) : this.journal.entries()) };
   }
 
   /**
@@ -426,6 +440,26 @@ export class EmulatorControls {
     const withdrawal = this.withdrawals.withdraw(tokenId, how, afterMs, why);
     this.share({ op: 'withdraw', tokenId, how, ...(afterMs !== undefined ? { afterMs } : {}), at });
     return this.changed(how === 'expired' ? 'expireToken' : 'revokeToken', withdrawal);
+  }
+
+  /** This replica's waiting subscribers. */
+  private waitingSubscribers(): WaitingSubscriberState[] {
+    const { clock, waiting } = this.context;
+    const now = clock.now();
+    const waitingSubscribers: WaitingSubscriberState[] = [];
+    for (const subscriber of waiting) {
+      const { sequenceNumber, sequencePage } = subscriber.cursor;
+      waitingSubscribers.push({
+        cache: subscriber.topic.cache,
+        topic: subscriber.topic.name,
+        sequenceNumber,
+        sequencePage,
+        waitedMs: now - subscriber.since,
+        since: new Date(subscriber.since).toISOString(),
+        client: subscriber.client,
+      });
+    }
+    return waitingSubscribers;
   }
 
   /** Tells the event stream that the operation changed something; returns its result. */

@@ -29,7 +29,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
   return [
     healthHandler(() => controls.storeHealth()),
     op('reset', () => ok(controls.reset())),
-    op('getState', () => ok(controls.state())),
+    op('getState', async () => ok(await controls.gatheredState())),
     op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),
     op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
     op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
@@ -54,12 +54,12 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('getSnapshot', () => ok(controls.snapshot())),
     op('loadSnapshot', (r) => ok(controls.restore(body<Snapshot>(r)))),
     metricsHandler(controls.metrics),
-    op('listRequests', (r) => {
+    op('listRequests', async (r) => {
       const { limit, ...matcher } = requestQuery(r.query as Record<string, string | undefined>);
-      return ok(controls.requests(matcher, limit));
+      return ok(await controls.requests(matcher, limit));
     }),
-    op('countRequests', (r) => ok(controls.countRequests(body<RequestMatcher>(r)))),
-    op('listClients', () => ok(controls.clients())),
+    op('countRequests', async (r) => ok(await controls.countRequests(body<RequestMatcher>(r)))),
+    op('listClients', async () => ok(await controls.clients())),
     eventStreamHandler(controls),
   ];
 }

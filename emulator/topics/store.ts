@@ -7,6 +7,7 @@ import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 import type { MessageValue } from './message.js';
+import type { ReplicaLink } from './replica-link.js';
 
 /** The emulator's state: configured caches and the topics created in them on use. */
 export interface TopicStore {
@@ -49,6 +50,8 @@ export interface TopicStore {
   readonly sharedControl?: SharedControl;
   /** A shared store counts the account limits for every replica (in memory: this process's own count, limits/local-counts.ts). */
   limitCounts?(): LimitCounts;
+  /** On a shared store: the replicas serving the same emulator, for reads that cover all of them. */
+  readonly replicas?: ReplicaLink;
 }
 
 export interface StoreHealth {

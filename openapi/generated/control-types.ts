@@ -49,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything the emulator holds now. */
+        /**
+         * Everything the emulator holds now.
+         * @description With a Redis store, `waitingSubscribers` lists those of every replica, each with the replica that holds it (x-emulator-gathered-reads).
+         */
         get: operations["getState"];
         put?: never;
         post?: never;
@@ -756,6 +759,8 @@ export interface components {
             waitingSubscribers: number;
         };
         WaitingSubscriberState: {
+            /** @description With a Redis store, the replica that holds the waiting request (`r<ordinal>`). */
+            replica?: string;
             cache: string;
             topic: string;
             sequenceNumber: number;
@@ -979,7 +984,7 @@ export interface components {
         /** @description Every error of the control plane; the codes share the one registry with the service's. */
         Error: {
             /** @enum {string} */
-            code: "invalid_body" | "invalid_request" | "invalid_parameter" | "unsupported_content_type" | "payload_too_large" | "admin_key_required" | "admin_key_invalid" | "fault_not_found" | "cache_not_found" | "route_not_found" | "method_not_allowed" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "internal_error";
+            code: "invalid_body" | "invalid_request" | "invalid_parameter" | "unsupported_content_type" | "payload_too_large" | "admin_key_required" | "admin_key_invalid" | "fault_not_found" | "replica_unreachable" | "service_unavailable" | "cache_not_found" | "route_not_found" | "method_not_allowed" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "internal_error";
             message: string;
         };
         Cursor: {
@@ -988,7 +993,10 @@ export interface components {
         };
         /** @description One answered request (emulator/exchange.ts). Never a credential. */
         JournalEntry: {
+            /** @description Increasing from 1 for the emulator's life. With a Redis store, unique across the replicas and increasing within one replica's entries (x-emulator-gathered-reads). */
             id: number;
+            /** @description With a Redis store, the replica that answered the request (`r<ordinal>`). */
+            replica?: string;
             /** @enum {unknown} */
             plane: "service" | "control";
             /** @description The operationId; null when no route matched. */
@@ -1173,6 +1181,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description With a Redis store, a read that covers every replica could not: a registered replica did not answer within 2 s (`replica_unreachable`, naming it; Retry-After 5), or this replica has lost Redis (`service_unavailable`). Never a partial answer (x-emulator-gathered-reads). */
+        ReplicaUnreachable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         cacheName: components["schemas"]["ResourceName"];
@@ -1258,6 +1275,7 @@ export interface operations {
             };
             401: components["responses"]["AdminKeyRequired"];
             403: components["responses"]["AdminKeyInvalid"];
+            503: components["responses"]["ReplicaUnreachable"];
         };
     };
     streamEvents: {
@@ -1886,6 +1904,7 @@ export interface operations {
             400: components["responses"]["InvalidBody"];
             401: components["responses"]["AdminKeyRequired"];
             403: components["responses"]["AdminKeyInvalid"];
+            503: components["responses"]["ReplicaUnreachable"];
         };
     };
     countRequests: {
@@ -1913,6 +1932,7 @@ export interface operations {
             400: components["responses"]["InvalidBody"];
             401: components["responses"]["AdminKeyRequired"];
             403: components["responses"]["AdminKeyInvalid"];
+            503: components["responses"]["ReplicaUnreachable"];
         };
     };
     listClients: {
@@ -1935,6 +1955,7 @@ export interface operations {
             };
             401: components["responses"]["AdminKeyRequired"];
             403: components["responses"]["AdminKeyInvalid"];
+            503: components["responses"]["ReplicaUnreachable"];
         };
     };
 }

@@ -102,8 +102,8 @@ describe('the journal of a running emulator', () => {
     const list = await client.control('GET', '/requests?operation=publsh');
     expect(list.status).toBe(400);
     expect(await list.json()).toMatchObject({ code: 'invalid_parameter' });
-    expect(() => emulator.countRequests({ operation: 'publsh' })).toThrow(/No operation is called 'publsh'/);
-    expect(emulator.countRequests({ operation: 'publish' })).toEqual({ count: 0 });
+    await expect(emulator.countRequests({ operation: 'publsh' })).rejects.toThrow(/No operation is called 'publsh'/);
+    expect(await emulator.countRequests({ operation: 'publish' })).toEqual({ count: 0 });
   });
 
   it('journals service requests with who called, where the credential was, and what was answered', async () => {
@@ -125,7 +125,7 @@ describe('the journal of a running emulator', () => {
     expect((await client.control('POST', '/clock', { advanceMs: 1 })).status).toBe(200);
     await done;
 
-    const { entries } = emulator.requests({ limit: 10 });
+    const { entries } = await emulator.requests({ limit: 10 });
     expect(entries.map((e) => [e.plane, e.operation, e.status])).toEqual([
       ['control', 'setClock', 200],
       ['service', 'subscribe', 400],
@@ -164,12 +164,12 @@ describe('the journal of a running emulator', () => {
     expect(await counted.json()).toEqual({ count: 2 });
     expect((await client.control('GET', '/clients')).status).toBe(200);
     // The reads above are not in the journal; the fault's control call is.
-    expect(emulator.countRequests({ plane: 'control' })).toEqual({ count: 1 });
+    expect(await emulator.countRequests({ plane: 'control' })).toEqual({ count: 1 });
     expect((await client.control('GET', '/requests?status=9')).status).toBe(400);
     expect((await client.control('POST', '/requests/count', { colour: 'red' })).status).toBe(400);
-    expect(() => emulator.requests({ limit: 0 })).toThrow(/invalid/);
+    await expect(emulator.requests({ limit: 0 })).rejects.toThrow(/invalid/);
     emulator.reset();
-    expect(emulator.requests().entries).toEqual([]);
+    expect((await emulator.requests()).entries).toEqual([]);
   });
 
   it('leaves out what only observes: the dashboard, its event stream, state, metrics, snapshot, messages', async () => {
@@ -184,7 +184,7 @@ describe('the journal of a running emulator', () => {
     expect((await client.control('POST', '/clock', { advanceMs: 1 })).status).toBe(200);
     expect((await client.publish('t', 'kept')).status).toBe(204);
     await done;
-    const { entries } = emulator.requests();
+    const { entries } = await emulator.requests();
     expect(entries.map((e) => e.operation)).toEqual(['publish', 'setClock']);
   });
 
@@ -203,7 +203,7 @@ describe('the journal of a running emulator', () => {
     controller.abort();
     await waiting;
     await done;
-    const [gone, dropped] = emulator.requests().entries;
+    const [gone, dropped] = (await emulator.requests()).entries;
     expect(dropped).toMatchObject({ topic: 'gone', dropped: true, clientGone: false, status: null, cursor: null });
     expect(gone).toMatchObject({ topic: 'quiet', dropped: false, clientGone: true, status: null });
     expect(gone!.waitedMs).toBeGreaterThanOrEqual(0);

@@ -24,7 +24,7 @@ async function judged(style: Style): Promise<string[]> {
     await subscriber.received(n);
   }
   await subscriber.stop();
-  const [client] = emulator.clients().clients;
+  const [client] = (await emulator.clients()).clients;
   expect(client!.counters.polls).toBeGreaterThanOrEqual(4);
   return client!.violations.map((v) => v.rule);
 }

@@ -32,8 +32,8 @@ describe('expect(topics).toHaveNoClientViolations()', () => {
     const done = journalled(1);
     expect((await send(topics.apiKey)).status).toBe(204);
     await done;
-    expect(topics).toHaveNoClientViolations();
-    expect(topics.emulator).toHaveNoClientViolations();
+    await expect(topics).toHaveNoClientViolations();
+    await expect(topics.emulator).toHaveNoClientViolations();
   });
 
   it('fails with the rule, the sentence it rests on and the requests that show it', async () => {
@@ -42,7 +42,7 @@ describe('expect(topics).toHaveNoClientViolations()', () => {
     await done;
     let message = '';
     try {
-      expect(topics).toHaveNoClientViolations();
+      await expect(topics).toHaveNoClientViolations();
     } catch (error) {
       message = (error as Error).message;
     }
@@ -51,7 +51,7 @@ describe('expect(topics).toHaveNoClientViolations()', () => {
     expect(message).toMatch(/rests on: "the Authorization header \(value is the token string\)"/);
     expect(message).toMatch(/#\d+ [\d:.]+ publish default-cache\/t -> 401 invalid_token/);
     expect(message).not.toContain(topics.apiKey);
-    expect(topics).not.toHaveNoClientViolations();
-    expect(topics).not.toHaveNoClientViolations({ contractOnly: true });
+    await expect(topics).not.toHaveNoClientViolations();
+    await expect(topics).not.toHaveNoClientViolations({ contractOnly: true });
   });
 });

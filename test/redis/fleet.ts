@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { CliRun } from '../helpers/cli.js';
+import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { startRedis, type RedisOptions, type RedisServer } from './redis-server.js';
 
@@ -11,6 +11,8 @@ export function useFleet(options: RedisOptions = {}): {
   redis: () => RedisServer;
   running: TestEmulator[];
   children: CliRun[];
+  /** A replica on `prefix` in a child process (the CLI, cache `cache`), killed after the test; with its base URL. */
+  child: (prefix: string) => Promise<{ run: CliRun; url: string }>;
 } {
   let redis: RedisServer | undefined;
   const running: TestEmulator[] = [];
@@ -35,5 +37,22 @@ export function useFleet(options: RedisOptions = {}): {
     },
     running,
     children,
+    async child(prefix) {
+      if (!redis) throw new Error('redis-server is not started yet');
+      const run = runCli([
+        '--port',
+        '0',
+        '--store',
+        redis.url,
+        '--store-prefix',
+        prefix,
+        '--cache',
+        'cache',
+        '--log-level',
+        'warn',
+      ]);
+      children.push(run);
+      return { run, url: await baseUrlOf(run) };
+    },
   };
 }

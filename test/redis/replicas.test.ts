@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
-import { baseUrlOf, runCli } from '../helpers/cli.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 
@@ -9,7 +8,7 @@ import { useFleet } from './fleet.js';
 // replicas, page changes, reset, a restart, and Redis lost and back.
 
 const fleet = useFleet();
-const { running, children } = fleet;
+const { running } = fleet;
 let prefixes = 0;
 
 async function replica(prefix: string, options: Record<string, unknown> = {}): Promise<TestEmulator> {
@@ -99,20 +98,7 @@ describe('replicas on one Redis', () => {
 
   it('a replica in a child process serves the same topics as one in this process', async () => {
     const [a, , prefix] = await replicas();
-    const child = runCli([
-      '--port',
-      '0',
-      '--store',
-      fleet.redis().url,
-      '--store-prefix',
-      prefix,
-      '--cache',
-      'cache',
-      '--log-level',
-      'warn',
-    ]);
-    children.push(child);
-    const url = await baseUrlOf(child);
+    const { url } = await fleet.child(prefix);
     const waiting = fetch(`${url}/topics/cache/across`, { headers: { authorization: a.key } });
     await until(
       () => a.emulator.context.store.find('cache', 'across') !== undefined,

@@ -10,6 +10,7 @@ import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.
 import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
+import { RedisReplicas } from './replicas.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE, RESUME } from './scripts.js';
 import { CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
@@ -82,6 +83,8 @@ export class RedisTopicStore implements TopicStore {
   /** The control plane's changes and the fault rules' ledger, on the same connections. */
   readonly sharedControl: RedisSharedControl;
   private counts: RedisLimitCounts | undefined;
+  /** The replicas on this store and prefix, for reads that cover all of them (replicas.ts). */
+  readonly replicas: RedisReplicas;
 
   private constructor(
     caches: readonly string[],
@@ -109,7 +112,10 @@ export class RedisTopicStore implements TopicStore {
       connection.on('error', (error: Error) => this.log.debug({ err: error.message }, 'redis store: connection error'));
       connection.on('close', () => this.lost());
     }
-    this.subscriber.on('message', (_channel: string, text: string) => this.announced(text));
+    this.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.keys.channel) this.announced(text);
+    });
+    this.replicas = new RedisReplicas(this.command, this.subscriber, prefix, log);
     // ioredis subscribes again after a reconnect; the mirror is loaded again then.
     this.subscriber.on('ready', () => void this.resync());
     this.command.on('ready', () => void this.resync());
@@ -129,6 +135,7 @@ export class RedisTopicStore implements TopicStore {
     try {
       await Promise.all([store.command.connect(), store.subscriber.connect()]);
       await store.resync();
+      await store.replicas.join();
     } catch (error) {
       await store.release();
       // A start-up error about a setting: the CLI prints it without a trace and exits 2.
@@ -281,6 +288,7 @@ export class RedisTopicStore implements TopicStore {
     this.synced = false;
     this.mirror.clear();
     await this.counts?.close();
+    await this.replicas.leave();
     this.command.disconnect();
     this.subscriber.disconnect();
   }
