@@ -42,7 +42,8 @@ import { EmulatorMetrics } from '../metrics/metrics.js';
 import { applyScenario } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
-import { applyRestore, planRestore } from '../snapshot/restore.js';
+import { controlOf } from '../snapshot/document.js';
+import { applyControlRestore, applyRestore, planControl, planRestore } from '../snapshot/restore.js';
 import { takeSnapshot } from '../snapshot/take.js';
 import {
   answerQuestion,
@@ -296,10 +297,15 @@ export class EmulatorControls {
     return takeSnapshot(this.context, this.withdrawals);
   }
 
-  /** Replaces the whole state with a snapshot, whose consistency is checked before anything changes (PUT /_emulator/snapshot). */
+  /**
+   * Replaces the whole state with a snapshot, whose consistency is checked before anything changes
+   * (PUT /_emulator/snapshot); on a shared store every replica loads its control part too.
+   */
   restore(snapshot: Snapshot): SnapshotLoaded {
     const plan = planRestore(snapshot, new Set(this.context.store.cacheNames()));
-    return applyRestore(this.context, this.withdrawals, plan);
+    const loaded = applyRestore(this.context, this.withdrawals, plan);
+    this.share({ op: 'restoreControl', control: controlOf(snapshot) });
+    return this.changed('loadSnapshot', loaded);
   }
 
   // The journal's reads cover every replica on a shared store (gather.ts): they are asynchronous.
@@ -414,6 +420,9 @@ export class EmulatorControls {
           break;
         case 'clearFaults':
           faults.clear();
+          break;
+        case 'restoreControl':
+          applyControlRestore(this.context, this.withdrawals, planControl(change.control));
           break;
         case 'withdraw': {
           // Due when it was due there: a replica that applies it later waits only what is left.

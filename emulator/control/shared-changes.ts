@@ -6,6 +6,7 @@ import type {
 } from '../../openapi/generated/control-types.js';
 import type { SavedClock } from '../clock.js';
 import type { SharedFirings } from '../faults/shared-firings.js';
+import type { SnapshotControl } from '../snapshot/document.js';
 
 // The control plane's changes that replicas on one shared store (Redis) pass to each other, so
 // each applies the same one: plain data, logged in the store since the last reset (a replica
@@ -40,7 +41,12 @@ export type SharedChange =
   | { op: 'removeFault'; id: string }
   | { op: 'clearFaults' }
   /** `at`: the clock reading when it was asked for, so a scheduled one is due at the same time everywhere. */
-  | { op: 'withdraw'; tokenId: string; how: TokenWithdrawal['how']; afterMs?: number; at: number };
+  | { op: 'withdraw'; tokenId: string; how: TokenWithdrawal['how']; afterMs?: number; at: number }
+  /**
+   * A snapshot's control part, loaded on one replica (the store replaced the topics): the store
+   * seeds the rules' counters with the saved ones and hands out later rule ids past the restored ones.
+   */
+  | { op: 'restoreControl'; control: SnapshotControl };
 
 const OPS = new Set([
   'reset',
@@ -52,6 +58,7 @@ const OPS = new Set([
   'removeFault',
   'clearFaults',
   'withdraw',
+  'restoreControl',
 ]);
 
 /** Whether a message from the channel is a change this version knows (a newer replica's is ignored). */
@@ -62,6 +69,7 @@ export function isSharedChange(value: unknown): value is SharedChange {
 /** The control operation a change is, as the event stream names it. */
 export function sharedOperationId(change: SharedChange): string {
   if (change.op === 'clock') return 'setClock';
+  if (change.op === 'restoreControl') return 'loadSnapshot';
   if (change.op === 'withdraw') return change.how === 'expired' ? 'expireToken' : 'revokeToken';
   return change.op;
 }

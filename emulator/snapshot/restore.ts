@@ -7,23 +7,29 @@ import { FaultRule } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
 import type { TopicContent } from '../topics/content.js';
 import { snapshotChecks } from './checks.js';
-import type { Snapshot, SnapshotLoaded, SnapshotTopicReset } from './document.js';
+import type { Snapshot, SnapshotControl, SnapshotLoaded, SnapshotTopicReset } from './document.js';
 
 // Loading a snapshot: decide everything first (the checks, each fault rule built), so that a
 // bad snapshot changes nothing; then apply, which cannot fail. Its schema was checked once, by
-// whichever way it came (the route, api.ts, the state file).
+// whichever way it came (the route, api.ts, the state file). On a shared store the replica that
+// loads it passes its control part on (controls.ts), and every other replica applies that part
+// through the same steps (applyControlRestore).
 
 const WHY = 'snapshot loaded';
 
-interface RestorePlan {
-  topics: TopicContent[];
-  lastPage: number;
-  topicResets: SnapshotTopicReset[];
+/** The control plane's part of a restore, decided (each fault rule built). */
+export interface ControlPlan {
   faults: FaultRule[];
   chaos: Chaos | undefined;
   limits: LimitsProfile;
   clock: SavedClock;
   tokenWithdrawals: TokenWithdrawal[];
+}
+
+interface RestorePlan extends ControlPlan {
+  topics: TopicContent[];
+  lastPage: number;
+  topicResets: SnapshotTopicReset[];
 }
 
 function invalid(problem: string): EmulatorError {
@@ -36,7 +42,13 @@ export function planRestore(snapshot: Snapshot, caches: ReadonlySet<string>): Re
     const problem = check(snapshot, caches);
     if (problem) throw invalid(problem);
   }
-  const faults = snapshot.faults.map((fault, i) => {
+  const { topics, lastPage, topicResets } = snapshot;
+  return { ...planControl(snapshot), topics, lastPage, topicResets };
+}
+
+/** The control part of a snapshot as what to apply: every fault rule built (a bad one throws 400 invalid_body). */
+export function planControl(control: SnapshotControl): ControlPlan {
+  const faults = control.faults.map((fault, i) => {
     try {
       return FaultRule.restore({
         ...fault,
@@ -48,17 +60,8 @@ export function planRestore(snapshot: Snapshot, caches: ReadonlySet<string>): Re
       throw invalid(`body.faults.${i}.rule: ${(error as Error).message}`);
     }
   });
-  const { topics, lastPage, topicResets, chaos, limits, clock, tokenWithdrawals } = snapshot;
-  return {
-    topics,
-    lastPage,
-    topicResets,
-    faults,
-    chaos: chaos ? Chaos.restore(chaos) : undefined,
-    limits,
-    clock,
-    tokenWithdrawals,
-  };
+  const { chaos, limits, clock, tokenWithdrawals } = control;
+  return { faults, chaos: chaos ? Chaos.restore(chaos) : undefined, limits, clock, tokenWithdrawals };
 }
 
 /**
@@ -71,23 +74,18 @@ export function applyRestore(
   withdrawals: TokenWithdrawals,
   plan: RestorePlan,
 ): SnapshotLoaded {
-  const { store, clock, faults, limits, pageChanges, auth, log, settings } = context;
+  const { store, clock, faults, pageChanges, log, settings } = context;
   pageChanges.reset();
-  faults.reset();
-  withdrawals.reset();
-  auth.reset();
+  clearControl(context, withdrawals);
   const answeredSubscribers = context.waiting.answerAll().length;
   store.restore(plan.topics, plan.lastPage);
-  clock.restore(plan.clock);
-  limits.reset(plan.limits);
-  faults.restore(plan.faults, plan.chaos);
+  loadControl(context, withdrawals, plan, true);
   const now = clock.now();
   for (const { cache, topic, afterSequenceNumber, at } of plan.topicResets) {
     if (afterSequenceNumber !== undefined) pageChanges.afterSequenceNumber(cache, topic, afterSequenceNumber, WHY);
     else if (Date.parse(at!) > now) pageChanges.afterTime(cache, topic, Date.parse(at!) - now, WHY);
     else pageChanges.changeNow(cache, topic, `${WHY}: scheduled at ${at}`);
   }
-  withdrawals.restore(plan.tokenWithdrawals, WHY);
   const loaded: SnapshotLoaded = {
     topics: plan.topics.length,
     messages: plan.topics.reduce((sum, t) => sum + Math.min(t.messages.length, settings.retention), 0),
@@ -101,4 +99,38 @@ export function applyRestore(
     `snapshot loaded: ${loaded.topics} topic(s), ${loaded.messages} message(s), ${loaded.faults} fault rule(s); ${answeredSubscribers} waiting subscriber(s) answered`,
   );
   return loaded;
+}
+
+/**
+ * Another replica on the shared store loaded a snapshot: the same control state here (its topics
+ * come through the store, which answers this replica's waiting subscribers; its scheduled page
+ * changes stay on that replica, whose page changes every replica sees). Its schedules here are
+ * cancelled, as by a reset; the shared limit counts were reset there.
+ */
+export function applyControlRestore(context: EmulatorContext, withdrawals: TokenWithdrawals, plan: ControlPlan): void {
+  context.pageChanges.reset();
+  clearControl(context, withdrawals);
+  loadControl(context, withdrawals, plan, false);
+  context.log.info(`snapshot loaded on another replica: ${context.faults.list().length} fault rule(s)`);
+}
+
+// Rules, chaos, withdrawals and the authenticator's verdicts forgotten (delayed requests answered 503).
+function clearControl({ faults, auth }: EmulatorContext, withdrawals: TokenWithdrawals): void {
+  faults.reset();
+  withdrawals.reset();
+  auth.reset();
+}
+
+// The clock first, so that every time after it is read on the loaded clock. `sharedCounts`: the
+// shared store's limit counts are reset too (by the replica that loads, not by each that follows).
+function loadControl(
+  { clock, limits, faults }: EmulatorContext,
+  withdrawals: TokenWithdrawals,
+  plan: ControlPlan,
+  sharedCounts: boolean,
+): void {
+  clock.restore(plan.clock);
+  limits.reset(plan.limits, sharedCounts);
+  faults.restore(plan.faults, plan.chaos);
+  withdrawals.restore(plan.tokenWithdrawals, WHY);
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
-import type { TestEmulator } from '../helpers/emulator.js';
+import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startRedis, type RedisOptions, type RedisServer } from './redis-server.js';
 
 /**
@@ -13,10 +13,13 @@ export function useFleet(options: RedisOptions = {}): {
   children: CliRun[];
   /** A replica on `prefix` in a child process (the CLI, cache `cache`), killed after the test; with its base URL. */
   child: (prefix: string) => Promise<{ run: CliRun; url: string }>;
+  /** Starts replicas in this process (cache `cache`) on a prefix of their own, `<name>-<n>:`, closed after the test. */
+  starter: (name: string) => () => Promise<TestEmulator>;
 } {
   let redis: RedisServer | undefined;
   const running: TestEmulator[] = [];
   const children: CliRun[] = [];
+  let prefixes = 0;
   beforeAll(async () => {
     redis = await startRedis(options);
   });
@@ -37,6 +40,15 @@ export function useFleet(options: RedisOptions = {}): {
     },
     running,
     children,
+    starter(name) {
+      const prefix = `${name}-${++prefixes}:`;
+      return async () => {
+        if (!redis) throw new Error('redis-server is not started yet');
+        const replica = await testEmulator({ caches: ['cache'], store: redis.url, storePrefix: prefix });
+        running.push(replica);
+        return replica;
+      };
+    },
     async child(prefix) {
       if (!redis) throw new Error('redis-server is not started yet');
       const run = runCli([

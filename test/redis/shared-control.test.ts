@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
+import { until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 
 // What the control plane shows or changes is one state for every replica on the same store and
@@ -8,19 +8,9 @@ import { useFleet } from './fleet.js';
 // are unique across replicas, and a replica started later begins with the state the others have.
 
 const fleet = useFleet();
-let prefixes = 0;
-
-function fleetOf(): () => Promise<TestEmulator> {
-  const prefix = `shared-${++prefixes}:`;
-  return async () => {
-    const replica = await testEmulator({ caches: ['cache'], store: fleet.redis().url, storePrefix: prefix });
-    fleet.running.push(replica);
-    return replica;
-  };
-}
 
 async function pair(): Promise<[TestEmulator, TestEmulator, () => Promise<TestEmulator>]> {
-  const start = fleetOf();
+  const start = fleet.starter('shared');
   return [await start(), await start(), start];
 }
 

@@ -14,15 +14,26 @@ redis.call('PUBLISH', ${channel}, '{"k":"f","id":' .. cjson.encode(ARGV[1]) .. '
 `;
 
 /**
- * KEYS: control log, control number, fault counts. ARGV: channel, replica, change (JSON).
- * Numbers the change, logs it and announces it. A reset starts the log again (with itself) and
- * forgets every rule's counters; clearing or removing rules forgets theirs. Returns its number.
+ * KEYS: control log, control number, fault counts, fault ids. ARGV: channel, replica, change
+ * (JSON). Numbers the change, logs it and announces it. A reset starts the log again (with
+ * itself) and forgets every rule's counters; clearing or removing rules forgets theirs. A
+ * snapshot's control part replaces them all: the log starts again with it, every rule's counters
+ * are the saved ones, and rule ids handed out later exceed the restored ones. Returns its number.
  */
 export const SHARE_CHANGE = `
 local change = cjson.decode(ARGV[3])
 local n = redis.call('INCR', KEYS[2])
 if change.op == 'reset' then
   redis.call('DEL', KEYS[1], KEYS[3])
+elseif change.op == 'restoreControl' then
+  redis.call('DEL', KEYS[1], KEYS[3])
+  local last = tonumber(redis.call('GET', KEYS[4]) or '0')
+  for _, fault in ipairs(change.control.faults) do
+    local id = fault.id
+    redis.call('HSET', KEYS[3], id .. ':m', fault.matched, id .. ':f', fault.fired, id .. ':d', fault.delivered or 0)
+    last = math.max(last, tonumber(string.sub(id, 2)))
+  end
+  redis.call('SET', KEYS[4], last)
 elseif change.op == 'clearFaults' then
   redis.call('DEL', KEYS[3])
 elseif change.op == 'removeFault' then

@@ -11,6 +11,7 @@ import type { KeyLayout } from './keys.js';
 // serves, and one that lost its connection applies what it missed: each change once, in order,
 // by number. The fault rules' counters are one hash; a counted rule's request is decided by one
 // script (atomic), and every change of the counters is announced so each replica shows them.
+// A snapshot loaded on one replica is one change too: it seeds the counters with the saved ones.
 
 /** What the channel carries for the control plane (the store hands these over). */
 export type ControlAnnouncement =
@@ -40,6 +41,8 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   private ids: IdBlock | undefined;
   private spare: IdBlock | undefined;
   private reserving = false;
+  /** The numbers of the rules the last snapshot loaded: none is handed out here. */
+  private restoredIds: ReadonlySet<number> = new Set();
 
   constructor(
     private readonly command: Redis,
@@ -50,13 +53,15 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   ) {}
 
   share(change: SharedChange): void {
-    const { control, controlNumber, faultCounts, channel } = this.keys;
+    const { control, controlNumber, faultCounts, faultIds, channel } = this.keys;
+    this.passRestoredIds(change);
     this.run(
       'shareChange',
-      3,
+      4,
       control,
       controlNumber,
       faultCounts,
+      faultIds,
       channel,
       this.replica,
       JSON.stringify(change),
@@ -92,23 +97,11 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   }
 
   nextId(): string {
-    if (!this.ids || this.ids.next > this.ids.last) {
-      if (!this.spare)
-        throw new EmulatorError('service_unavailable', 'No fault rule id is free yet (the store is slow): try again.', {
-          'retry-after': '1',
-        });
-      this.ids = this.spare;
-      this.spare = undefined;
+    // A restored rule's number is skipped: bounded, each turn takes a number.
+    for (;;) {
+      const n = this.nextNumber();
+      if (!this.restoredIds.has(n)) return `f${n}`;
     }
-    const n = this.ids.next++;
-    if (!this.spare && !this.reserving && this.ids.last - n < ID_BLOCK / 2) {
-      this.reserving = true;
-      this.reserve()
-        .then((block) => (this.spare = block))
-        .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: reserving fault ids failed'))
-        .finally(() => (this.reserving = false));
-    }
-    return `f${n}`;
   }
 
   consider(rule: FaultRule, draw: boolean): Promise<Consideration> {
@@ -136,6 +129,34 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
       },
       (error: Error) => this.log.warn({ fault: rule.id, err: error.message }, 'redis store: counting a fault failed'),
     );
+  }
+
+  /** The next number of this replica's block, taking the next block ahead of time; throws 503 when none is left yet. */
+  private nextNumber(): number {
+    if (!this.ids || this.ids.next > this.ids.last) {
+      if (!this.spare)
+        throw new EmulatorError('service_unavailable', 'No fault rule id is free yet (the store is slow): try again.', {
+          'retry-after': '1',
+        });
+      this.ids = this.spare;
+      this.spare = undefined;
+    }
+    const n = this.ids.next++;
+    if (!this.spare && !this.reserving && this.ids.last - n < ID_BLOCK / 2) {
+      this.reserving = true;
+      this.reserve()
+        .then((block) => (this.spare = block))
+        .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: reserving fault ids failed'))
+        .finally(() => (this.reserving = false));
+    }
+    return n;
+  }
+
+  // A snapshot's rules keep their ids: this replica's blocks (taken before the store moved the
+  // ids past them, blocks taken later start past them) skip them.
+  private passRestoredIds(change: SharedChange): void {
+    if (change.op === 'restoreControl')
+      this.restoredIds = new Set(change.control.faults.map(({ id }) => Number(id.slice(1))));
   }
 
   private reserve(): Promise<IdBlock> {
@@ -185,6 +206,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     if (n <= this.applied) return;
     this.applied = n;
     if (from === this.replica || !isSharedChange(change)) return;
+    this.passRestoredIds(change);
     this.apply?.(change);
   }
 }
