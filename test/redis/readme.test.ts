@@ -51,10 +51,11 @@ describe("the README's replicas without Docker", () => {
     dir = mkdtempSync(join(tmpdir(), 'te-readme-'));
     const command = cliCommand.map((part) => `'${part}'`).join(' ');
     const ports: Record<string, number> = { '6379': redis, '4545': a, '4546': b };
+    // The block's own paths first: the checkout itself may live under /tmp (a fresh clone in CI).
     const text = block
-      .replaceAll('node dist/emulator/cli.js', command)
+      .replaceAll('/tmp/', `${dir}/`)
       .replace(/\b(6379|4545|4546)\b/g, (port) => String(ports[port]))
-      .replaceAll('/tmp/', `${dir}/`);
+      .replaceAll('node dist/emulator/cli.js', command);
     const child = spawn('bash', ['-c', text], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     script = child;
     let out = '';
