@@ -1,87 +1,75 @@
-import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import { emulatorModule } from '../paths.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
 
-// The journal's own work per request, measured in this process, free of the load generator and
-// the network: what the emulator does for the journal that it does not do without it, i.e. one
-// more listener on the `request` event and `RequestJournal.record` into the default 10,000-entry
-// ring. (The exchange facts themselves are gathered either way while the metrics listen.) The
-// facts are a publish's, over 1,000 topics, so the ring's string pool works as in real traffic.
+// The journal's cost per publish, measured in one process, where the load generator and the
+// network add nothing and the rounds scatter by a few per cent instead of ±10%: two emulators
+// (the journal on, and `journalSize: 0`), each publish through fastify's `inject` (the whole
+// request path but the socket), in alternating rounds; the CPU time per publish of each, and the
+// difference, which is what the journal adds: its listener on the event stream, its record, and
+// what they cost the garbage collector. `inject` itself costs more than a socket, so only the
+// difference means something here; journal.ts sets it against a publish's CPU over HTTP.
 
-interface EventsModule {
-  EmulatorEvents: new () => {
-    emit(event: unknown): void;
-    on(listener: (event: unknown) => void, kinds?: string[]): () => void;
-  };
+interface Emulator {
+  app: { inject(request: object): Promise<{ statusCode: number; body: string }> };
+  close(): Promise<void>;
 }
-interface JournalModule {
-  RequestJournal: new (events: unknown, capacity: number) => unknown;
-}
-
-const requests = 1_000_000;
-const rounds = 5;
-
-function publishFacts(i: number) {
-  const topic = `topic-${i % 1000}`;
-  return {
-    plane: 'service',
-    operation: 'publish',
-    method: 'POST',
-    path: `/topics/default-cache/${topic}`,
-    at: 1_000_000 + i,
-    durationMs: 0.05,
-    connectionId: i % 100,
-    cache: 'default-cache',
-    topic,
-    cursor: null,
-    client: 'key:3f2a9c',
-    credentialPlace: 'header',
-    bearer: false,
-    status: 204,
-    code: null,
-    retryAfterSeconds: null,
-    decidedBy: null,
-    items: [],
-    page: null,
-    discontinuity: null,
-    dropped: false,
-    clientGone: false,
-    waitedMs: null,
-  };
+interface EmulatorModule {
+  startEmulator: (options: Record<string, unknown>) => Promise<Emulator>;
 }
 
-/** Nanoseconds per request of emitting `count` request events to the given listeners. */
-function timeEmits(events: { emit(event: unknown): void }, records: unknown[]): number {
-  const start = performance.now();
-  for (let i = 0; i < requests; i++) events.emit({ kind: 'request', at: i, record: records[i % records.length] });
-  return ((performance.now() - start) * 1e6) / requests;
-}
+const publishesPerRound = 20_000;
+const rounds = 10;
 
-/** The journal's added cost per request (ns): emits with a journal listening, less emits with a no-op listener. */
-export async function journalRecordNs(
-  ours: ServerSpec,
-): Promise<{ withJournal: number; without: number; added: number }> {
-  const emulatorDir = dirname(ours.emulatorModule ?? emulatorModule);
-  const { EmulatorEvents } = (await import(pathToFileURL(join(emulatorDir, 'events.js')).href)) as EventsModule;
-  const { RequestJournal } = (await import(
-    pathToFileURL(join(emulatorDir, 'journal', 'journal.js')).href
-  )) as JournalModule;
-  const records = Array.from({ length: 4096 }, (_, i) => publishFacts(i));
-  const withJournal: number[] = [];
-  const without: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const bare = new EmulatorEvents();
-    bare.on(() => {}, ['request']);
-    without.push(timeEmits(bare, records));
-    const journalled = new EmulatorEvents();
-    journalled.on(() => {}, ['request']);
-    new RequestJournal(journalled, 10_000);
-    withJournal.push(timeEmits(journalled, records));
+const publish = {
+  method: 'POST',
+  url: '/topics/default-cache/bench-journal',
+  headers: { authorization: 'topics-emulator-dev-key', 'content-type': 'text/plain', host: '127.0.0.1' },
+  payload: 'hello from the topics-emulator bench',
+};
+
+/** CPU time (µs) per publish of one round. */
+async function round(emulator: Emulator): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < publishesPerRound; i++) {
+    const answer = await emulator.app.inject(publish);
+    if (answer.statusCode !== 204) throw new Error(`journal: a publish answered ${answer.statusCode}: ${answer.body}`);
   }
-  const a = median(withJournal);
-  const b = median(without);
-  return { withJournal: a, without: b, added: Math.max(0, a - b) };
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / publishesPerRound;
+}
+
+export interface JournalCost {
+  /** CPU per publish, µs, in process, journal on and off, and the difference (below 0: lost in the rounds' scatter). */
+  on: number;
+  off: number;
+  added: number;
+}
+
+export async function journalCostInProcess(ours: ServerSpec): Promise<JournalCost> {
+  const { startEmulator } = (await import(pathToFileURL(ours.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
+  const settings = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...ours.settings };
+  const on = await startEmulator(settings);
+  const off = await startEmulator({ ...settings, journalSize: 0 });
+  try {
+    await round(on);
+    await round(off);
+    const onUs: number[] = [];
+    const offUs: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      if (i % 2 === 0) {
+        onUs.push(await round(on));
+        offUs.push(await round(off));
+      } else {
+        offUs.push(await round(off));
+        onUs.push(await round(on));
+      }
+    }
+    const a = median(onUs);
+    const b = median(offUs);
+    return { on: a, off: b, added: a - b };
+  } finally {
+    await Promise.all([on.close(), off.close()]);
+  }
 }

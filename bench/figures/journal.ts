@@ -1,23 +1,17 @@
-import { ServerProcess } from '../servers/server-process.js';
 import { median } from '../stats.js';
-import {
-  notMeasured,
-  ratioOf,
-  runOrder,
-  withSettings,
-  type BenchContext,
-  type Figure,
-  type FigureResult,
-} from './figure.js';
-import { journalRecordNs } from './journal-record.js';
-import { load, measure, pacedRate, warmUpSeconds, type Sample } from './throughput.js';
+import { notMeasured, ratioOf, withSettings, type BenchContext, type Figure, type FigureResult } from './figure.js';
+import { journalCostInProcess } from './journal-record.js';
+import { freshRounds, pacedRate, saturatedCpuUs, type Sample } from './throughput.js';
 
 // What the request journal costs the publish hot path: the throughput figure's load against the
 // emulator as shipped (journal on, 10,000 entries) and with `journalSize: 0` (no listener on the
 // event stream, so no record is built), in the same run. Target: at most 10% fewer publishes.
-// The two servers' figures scatter by about ±10% between rounds on a shared 2-CPU machine, as
-// much as the target; so the journal's own work is also timed in this process (journal-record.ts)
-// and set against a publish's server CPU at saturation with the journal off, from the same run.
+// Each round starts both afresh (throughput.ts says why), but over HTTP the rounds still scatter
+// by ±10% on these machines, as much as the target, and their medians by ±5%: the throughput row
+// is shown, without a verdict. The verdict is the cost measured in one process (journal-record.ts:
+// the same publishes through `inject`, journal on and off, in alternating rounds), set against a
+// publish's server CPU over HTTP, saturated, journal off: the share of a publish's CPU, and so of
+// throughput, that the journal takes.
 
 export const journal: Figure = {
   name: 'journal',
@@ -30,61 +24,57 @@ export const journal: Figure = {
     };
     if (context.ours === undefined)
       return { rows: [notMeasured({ ...row, baseline: null }, 'the emulator is not built')], details: {} };
-    const on = await ServerProcess.start(context.ours);
-    const off = await ServerProcess.start(withSettings(context.ours, { journalSize: 0 })!);
-    const samples = new Map<ServerProcess, Sample[]>([
-      [on, []],
-      [off, []],
-    ]);
-    try {
-      for (const server of [on, off]) await load(server, warmUpSeconds);
-      for (let i = 0; i < context.options.runs; i++) {
-        for (const server of runOrder(i, on, off)) {
-          const sample = await measure(server);
-          context.log(
-            `journal: ${server === on ? 'on' : 'off'} run ${i + 1}: ${sample.requestsPerSecond.toFixed(0)} req/s; ${sample.cpuPerPublishUs.toFixed(0)} µs CPU per publish at ${pacedRate}/s`,
-          );
-          samples.get(server)!.push(sample);
-        }
-      }
-    } finally {
-      await Promise.all([on.stop(), off.stop()]);
-    }
-    const rate = (server: ServerProcess) => median(samples.get(server)!.map((s) => s.requestsPerSecond));
-    const cpu = (server: ServerProcess) => median(samples.get(server)!.map((s) => s.cpuPerPublishUs));
-    const ratio = ratioOf(rate(on), rate(off));
-    // Server CPU per publish while saturated: the share of a CPU used over the publishes served.
-    const saturatedCpuUs = median(samples.get(off)!.map((s) => (s.serverCpu * 1e6) / s.requestsPerSecond));
-    const record = await journalRecordNs(context.ours);
-    context.log(
-      `journal: in-process ${record.withJournal.toFixed(0)} ns per request event with the journal, ${record.without.toFixed(0)} without; a publish costs ${saturatedCpuUs.toFixed(1)} µs of server CPU at saturation`,
+    const [on, off] = await freshRounds(
+      [
+        { name: 'on', spec: context.ours },
+        { name: 'off', spec: withSettings(context.ours, { journalSize: 0 })! },
+      ],
+      context.options.runs,
+      context.log,
+      'journal',
     );
-    const share = record.added / 1000 / saturatedCpuUs;
+    const rate = (samples: Sample[]) => median(samples.map((s) => s.requestsPerSecond));
+    const cpu = (samples: Sample[]) => median(samples.map((s) => s.cpuPerPublishUs));
+    const ratio = ratioOf(rate(on!), rate(off!));
+    // Server CPU per publish while saturated: the share of a CPU used over the publishes served.
+    const offCpuUs = median(off!.map(saturatedCpuUs));
+    const cost = await journalCostInProcess(context.ours);
+    context.log(
+      `journal: in process, ${cost.on.toFixed(2)} µs of CPU per publish with the journal, ${cost.off.toFixed(2)} without; over HTTP a publish costs ${offCpuUs.toFixed(1)} µs of server CPU, saturated`,
+    );
+    const share = cost.added / offCpuUs;
     return {
       rows: [
-        { ...row, ours: rate(on), baseline: rate(off), ratio, pass: ratio === null ? null : ratio >= 0.9 },
+        {
+          ...row,
+          ours: rate(on!),
+          baseline: rate(off!),
+          ratio,
+          pass: null,
+          note: 'shown without a verdict: the rounds scatter as much as the target (see the in-process row)',
+        },
         {
           figure: `server CPU per publish at ${pacedRate.toLocaleString('en')}/s, journal on`,
           unit: 'µs',
-          ours: cpu(on),
-          baseline: cpu(off),
+          ours: cpu(on!),
+          baseline: cpu(off!),
           baselineName: 'journal off',
-          ratio: ratioOf(cpu(on), cpu(off)),
+          ratio: ratioOf(cpu(on!), cpu(off!)),
           target: 'explains throughput',
           pass: null,
         },
         {
-          figure: "the journal's own work per publish (in-process), against a publish's server CPU at saturation",
+          figure: "the journal's CPU per publish (in process, on − off), against a publish's server CPU, saturated",
           unit: 'µs',
-          ours: record.added / 1000,
-          baseline: saturatedCpuUs,
+          ours: cost.added,
+          baseline: offCpuUs,
           baselineName: 'CPU per publish, journal off',
           ratio: share,
           target: '≤ 0.1×',
           pass: share <= 0.1,
         },
       ],
-      details: { samples: { on: samples.get(on), off: samples.get(off) }, record },
+      details: { samples: { on, off }, inProcess: cost, freshProcessPerRound: true },
     };
   },
 };
