@@ -1,75 +1,109 @@
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { emulatorModule } from '../paths.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
 
-// The journal's cost per publish, measured in one process, where the load generator and the
-// network add nothing and the rounds scatter by a few per cent instead of ±10%: two emulators
-// (the journal on, and `journalSize: 0`), each publish through fastify's `inject` (the whole
-// request path but the socket), in alternating rounds; the CPU time per publish of each, and the
-// difference, which is what the journal adds: its listener on the event stream, its record, and
-// what they cost the garbage collector. `inject` itself costs more than a socket, so only the
-// difference means something here; journal.ts sets it against a publish's CPU over HTTP.
+// What the journal adds to one publish, measured where it can be told apart: over HTTP the rounds
+// scatter by ±10% (and in-process `inject` rounds by ±2 µs, more than the journal's whole work),
+// so the journal's own part of a request is timed alone. The request path gathers the exchange
+// facts either way while the metrics listen; what the journal adds is one more listener on the
+// `request` event and `RequestJournal.record` into the default 10,000-entry ring. Each iteration
+// emits the facts of a publish built afresh (new path, cache and topic strings, as a server's
+// parser makes them, over 1,000 topics) and then scribbles over 512 KB, so the ring's lines are
+// cold again at the next record, as they are on a busy server between two requests. Alternating
+// rounds with a journal listening and with a no-op listener only; the difference is the cost.
 
-interface Emulator {
-  app: { inject(request: object): Promise<{ statusCode: number; body: string }> };
-  close(): Promise<void>;
+interface Events {
+  emit(event: unknown): void;
+  on(listener: (event: unknown) => void, kinds?: string[]): () => void;
 }
-interface EmulatorModule {
-  startEmulator: (options: Record<string, unknown>) => Promise<Emulator>;
+interface EventsModule {
+  EmulatorEvents: new () => Events;
+}
+interface JournalModule {
+  RequestJournal: new (events: Events, capacity: number) => unknown;
 }
 
-const publishesPerRound = 20_000;
-const rounds = 10;
+const requestsPerRound = 100_000;
+const rounds = 6;
+const scribble = new Uint8Array(512 * 1024);
 
-const publish = {
-  method: 'POST',
-  url: '/topics/default-cache/bench-journal',
-  headers: { authorization: 'topics-emulator-dev-key', 'content-type': 'text/plain', host: '127.0.0.1' },
-  payload: 'hello from the topics-emulator bench',
-};
+function publishFacts(i: number) {
+  const topic = `topic-${i % 1000}`;
+  return {
+    plane: 'service',
+    operation: 'publish',
+    method: 'POST',
+    path: `/topics/${'default-cache'.slice(0)}/${topic}`,
+    at: 1_000_000 + i,
+    durationMs: 0.05,
+    connectionId: i % 100,
+    cache: `default-${'cache'}${''}`.slice(0),
+    topic: topic.slice(0),
+    cursor: null,
+    client: 'key:3f2a9c',
+    credentialPlace: 'header',
+    bearer: false,
+    status: 204,
+    code: null,
+    retryAfterSeconds: null,
+    decidedBy: null,
+    items: [],
+    page: null,
+    discontinuity: null,
+    dropped: false,
+    clientGone: false,
+    waitedMs: 0,
+  };
+}
 
-/** CPU time (µs) per publish of one round. */
-async function round(emulator: Emulator): Promise<number> {
-  const before = process.cpuUsage();
-  for (let i = 0; i < publishesPerRound; i++) {
-    const answer = await emulator.app.inject(publish);
-    if (answer.statusCode !== 204) throw new Error(`journal: a publish answered ${answer.statusCode}: ${answer.body}`);
+/** Nanoseconds per request: build a publish's facts, emit them, then evict the caches. */
+function timeRound(events: Events): number {
+  let sum = 0;
+  const start = performance.now();
+  for (let i = 0; i < requestsPerRound; i++) {
+    events.emit({ kind: 'request', at: i, record: publishFacts(i) });
+    for (let k = (i & 63) * 8; k < scribble.length; k += 64) sum += scribble[k] = (scribble[k]! + i) & 0xff;
   }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / publishesPerRound;
+  const ns = ((performance.now() - start) * 1e6) / requestsPerRound;
+  return sum === -1 ? 0 : ns;
 }
 
 export interface JournalCost {
-  /** CPU per publish, µs, in process, journal on and off, and the difference (below 0: lost in the rounds' scatter). */
-  on: number;
-  off: number;
+  /** Nanoseconds per request with the journal listening, without it, and the difference. */
+  withJournal: number;
+  without: number;
   added: number;
 }
 
-export async function journalCostInProcess(ours: ServerSpec): Promise<JournalCost> {
-  const { startEmulator } = (await import(pathToFileURL(ours.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
-  const settings = { host: '127.0.0.1', port: 0, logLevel: 'warn', ...ours.settings };
-  const on = await startEmulator(settings);
-  const off = await startEmulator({ ...settings, journalSize: 0 });
-  try {
-    await round(on);
-    await round(off);
-    const onUs: number[] = [];
-    const offUs: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      if (i % 2 === 0) {
-        onUs.push(await round(on));
-        offUs.push(await round(off));
-      } else {
-        offUs.push(await round(off));
-        onUs.push(await round(on));
-      }
+export async function journalRecordCost(ours: ServerSpec): Promise<JournalCost> {
+  const emulatorDir = dirname(ours.emulatorModule ?? emulatorModule);
+  const { EmulatorEvents } = (await import(pathToFileURL(join(emulatorDir, 'events.js')).href)) as EventsModule;
+  const { RequestJournal } = (await import(
+    pathToFileURL(join(emulatorDir, 'journal', 'journal.js')).href
+  )) as JournalModule;
+  // Both have the metrics' stand-in listening; one has the journal too.
+  const bare = new EmulatorEvents();
+  bare.on(() => {}, ['request']);
+  const journalled = new EmulatorEvents();
+  journalled.on(() => {}, ['request']);
+  new RequestJournal(journalled, 10_000);
+  timeRound(bare);
+  timeRound(journalled);
+  const withJournal: number[] = [];
+  const without: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      withJournal.push(timeRound(journalled));
+      without.push(timeRound(bare));
+    } else {
+      without.push(timeRound(bare));
+      withJournal.push(timeRound(journalled));
     }
-    const a = median(onUs);
-    const b = median(offUs);
-    return { on: a, off: b, added: a - b };
-  } finally {
-    await Promise.all([on.close(), off.close()]);
   }
+  const a = median(withJournal);
+  const b = median(without);
+  return { withJournal: a, without: b, added: a - b };
 }
