@@ -139,7 +139,10 @@ export class RedisReplicas implements ReplicaLink {
     if (others.length === 0) return [here];
     const qid = `${this.id}:${++this.questions}`;
     return new Promise<ReplicaAnswer[]>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(qid, this.unreachable(qid)), ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => this.settle(qid, this.unreachable(qid, `did not answer within ${ANSWER_TIMEOUT_MS} ms`)),
+        ANSWER_TIMEOUT_MS,
+      );
       this.pending.set(qid, {
         waiting: new Map(others.map((m) => [m.id, m])),
         answers: [here],
@@ -153,9 +156,13 @@ export class RedisReplicas implements ReplicaLink {
           .call('PUBLISH', this.channelOf(member.id), text)
           .then((receivers) => {
             // Registered, but nobody listens on its channel: gone without leaving.
-            if (receivers === 0) this.settle(qid, this.unreachable(qid, [member]));
+            if (receivers === 0)
+              this.settle(
+                qid,
+                this.unreachable(qid, 'is registered but no longer listens (gone without closing)', [member]),
+              );
           })
-          .catch(() => this.settle(qid, this.unreachable(qid, [member])));
+          .catch(() => this.settle(qid, this.unreachable(qid, 'could not be asked', [member])));
       }
     });
   }
@@ -221,12 +228,12 @@ export class RedisReplicas implements ReplicaLink {
     else pending.resolve(pending.answers);
   }
 
-  private unreachable(qid: string, members?: Member[]): EmulatorError {
+  private unreachable(qid: string, why: string, members?: Member[]): EmulatorError {
     const missing = members ?? [...(this.pending.get(qid)?.waiting.values() ?? [])];
     const named = missing.map((m) => `${m.id} (started ${new Date(m.startedAt).toISOString()})`).join(', ');
     return new EmulatorError(
       'replica_unreachable',
-      `Replica ${named} did not answer within ${ANSWER_TIMEOUT_MS} ms: this read covers every replica, so it ` +
+      `Replica ${named} ${why}: this read covers every replica, so it ` +
         `fails rather than answer in part. A replica gone without closing leaves the registry ` +
         `${HEARTBEAT_TTL_MS / 1000} s after its last heartbeat.`,
       { 'retry-after': String(Math.ceil(HEARTBEAT_TTL_MS / 1000)) },
