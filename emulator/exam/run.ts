@@ -261,6 +261,8 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   journal.dispose();
   if (exit.error) return couldNotStart(options, startedAt, durationMs, exit.error);
   const entries = journal.entries().filter((e) => e.plane === 'service' && e.client !== `token:${PUBLISHER}`);
+  const failedEarly = failedBeforeAnyRequest(exit, stoppedByExam, entries.length);
+  if (failedEarly) return couldNotStart(options, startedAt, durationMs, failedEarly);
   const clients = judgeClients(entries);
   const rules = ruleResults(clients);
   const steps = stepResults(
@@ -292,6 +294,17 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
     clients: clients.map((c) => c.client),
     requests: entries.slice(-MAX_REPORTED_REQUESTS),
   };
+}
+
+/**
+ * A command that ended by itself with a failure before its first request never ran as a client (a
+ * missing file, a syntax error, a missing dependency): judging it would pass it on rules it never
+ * met, so the exam says it could not start.
+ */
+function failedBeforeAnyRequest(exit: Exit, stoppedByExam: boolean, requests: number): Error | undefined {
+  if (stoppedByExam || requests > 0 || (exit.code === 0 && exit.signal === null)) return undefined;
+  const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+  return new Error(`it ${how} before making any request to the emulator (its output is above)`);
 }
 
 function couldNotStart(options: ExamOptions, startedAt: number, durationMs: number, error: Error): ExamReport {

@@ -90,3 +90,13 @@ it('exits 2 when the command cannot start', async () => {
   expect(report.exitCode).toBe(2);
   expect(report.error).toMatch(/could not start/);
 });
+
+it('exits 2 when the command fails before its first request (a missing script), instead of passing it untested', async () => {
+  const report = await runExam({
+    command: process.execPath,
+    args: ['fixtures/clients/no-such-client.mjs'],
+    plan: compactPlan(),
+  });
+  expect(report.exitCode).toBe(2);
+  expect(report.error).toMatch(/could not start: it exited with code 1 before making any request/);
+});
