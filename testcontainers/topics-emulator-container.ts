@@ -13,6 +13,7 @@ import type {
   RequestMatcher,
   Snapshot,
   TokenRequest,
+  TopicMessages,
   TopicResetInput,
 } from '../openapi/generated/control-types.js';
 
@@ -243,6 +244,12 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
   /** Every client in the journal, judged by the client rules (GET /_emulator/clients). */
   public async clients(): Promise<ClientList> {
     return (await this.control('GET', '/_emulator/clients')) as unknown as ClientList;
+  }
+
+  /** A topic's retained messages, oldest first, as previews (GET /_emulator/topics/{cache}/{topic}/messages). */
+  public async topicMessages(cacheName: string, topicName: string): Promise<TopicMessages> {
+    const path = `/_emulator/topics/${encodeURIComponent(cacheName)}/${encodeURIComponent(topicName)}/messages`;
+    return (await this.control('GET', path)) as unknown as TopicMessages;
   }
 
   /** The whole state as one document (GET /_emulator/snapshot). */

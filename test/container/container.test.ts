@@ -172,6 +172,8 @@ describe('TopicsEmulatorContainer', () => {
     expect(entries.map((e) => [e.topic, e.status])).toEqual([['journal', 204]]);
     const { clients } = await emulator.clients();
     expect(clients.map((c) => c.counters.publishes)).toEqual([1]);
+    const retained = await emulator.topicMessages('default-cache', 'journal');
+    expect(retained.messages.map((m) => [m.sequenceNumber, m.value])).toEqual([[1, { text: 'x' }]]);
     const snapshot = await emulator.snapshot();
     await emulator.reset();
     await emulator.restore(snapshot);
