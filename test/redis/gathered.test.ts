@@ -165,6 +165,7 @@ describe('reads that cover every replica', () => {
     expect(stopped.status).toBe(503);
     expect(stopped.json.code).toBe('replica_unreachable');
     expect(stopped.json.message).toContain(childId);
+    expect(stopped.json.message).toMatch(/did not answer within 2000 ms/);
 
     // Killed: nobody listens on its channel any more; every gathered read fails, loudly.
     child.child.kill('SIGKILL');
@@ -174,6 +175,8 @@ describe('reads that cover every replica', () => {
       const failed = await control(a, path, body);
       expect(failed.status, path).toBe(503);
       expect(failed.json).toMatchObject({ code: 'replica_unreachable', message: expect.stringContaining(childId) });
+      // Gone at once (nobody listens on its channel): said so, not "did not answer within".
+      expect(failed.json.message).toMatch(/no longer listens \(gone without closing\)/);
     }
     await expect(a.emulator.countRequests({})).rejects.toMatchObject({ code: 'replica_unreachable', status: 503 });
     // Its heartbeat expires: reads succeed again, without its entries.
