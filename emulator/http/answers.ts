@@ -60,11 +60,16 @@ export function answerRead(
     const effect = deliveries.delivered(read.items);
     // A rule counted across replicas asks their ledger first: the read leaves once it answers.
     if (effect instanceof Promise) {
-      void effect.then((decided) =>
-        decided
-          ? applyEffectNow(decided, request, reply, context.faults.delays)
-          : sendRead(context, request, reply, read),
-      );
+      effect
+        .then((decided) =>
+          decided
+            ? applyEffectNow(decided, request, reply, context.faults.delays)
+            : sendRead(context, request, reply, read),
+        )
+        // As the service route does: an error answers (JSON, from the registry), never an unhandled rejection.
+        .catch((error: unknown) => {
+          if (!reply.sent) reply.send(error);
+        });
       return;
     }
     if (effect) return applyEffectNow(effect, request, reply, context.faults.delays);
