@@ -31,11 +31,16 @@ function digestKey(value: string): string {
 
 // Verifies credentials once and remembers the verdict (keyed by digest, so raw tokens are
 // not kept as keys); time-dependent checks (expiry, not-before, revocation) run on every call.
+// The last credential looked up is kept beside its verdict, as the request that carried it
+// kept it: most clients send one credential on every request, and comparing it costs a few
+// nanoseconds where its digest costs ~0.2 µs (a tenth of what the emulator adds to a publish).
 export class Authenticator {
   private readonly keyDigests: Buffer[];
   private readonly key: Uint8Array;
   private readonly verdicts = new Map<string, Verdict>();
   private readonly withdrawn = new Map<string, 'revoked' | 'expired'>();
+  private lastCredential: string | undefined;
+  private lastVerdict: Verdict | undefined;
 
   constructor(
     apiKeys: readonly string[],
@@ -51,8 +56,13 @@ export class Authenticator {
    * be verified first (authenticate). Throws the 401 that fits a known bad credential.
    */
   known(credential: string): Principal | undefined {
-    const verdict = this.verdicts.get(digestKey(credential));
-    if (verdict === undefined) return undefined;
+    let verdict = credential === this.lastCredential ? this.lastVerdict : undefined;
+    if (verdict === undefined) {
+      verdict = this.verdicts.get(digestKey(credential));
+      if (verdict === undefined) return undefined;
+      this.lastCredential = credential;
+      this.lastVerdict = verdict;
+    }
     if (verdict instanceof EmulatorError) throw verdict;
     if (verdict.kind === 'token') this.checkStillValid(verdict);
     return verdict;
@@ -67,7 +77,7 @@ export class Authenticator {
       const { verdict: fresh, remember } = await this.verify(credential, id);
       verdict = fresh;
       if (remember) {
-        if (this.verdicts.size >= CACHE_LIMIT) this.verdicts.clear();
+        if (this.verdicts.size >= CACHE_LIMIT) this.forgetVerdicts();
         this.verdicts.set(cacheKey, verdict);
       }
     }
@@ -88,7 +98,13 @@ export class Authenticator {
   /** Forgets withdrawn tokens and cached verdicts (the emulator's reset). */
   reset(): void {
     this.withdrawn.clear();
+    this.forgetVerdicts();
+  }
+
+  private forgetVerdicts(): void {
     this.verdicts.clear();
+    this.lastCredential = undefined;
+    this.lastVerdict = undefined;
   }
 
   private checkStillValid(token: VerifiedToken): void {
