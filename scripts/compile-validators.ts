@@ -27,6 +27,30 @@ export const validatorFiles = {
   settings: `${root}emulator/generated/settings-validator.ts`,
 } as const;
 
+// Ajv counts a string's length in code points (its `unicode` option, which fastify keeps on), by
+// walking the string, for every maxLength and minLength: twice per name on every request. A
+// count of code points lies between half the string's UTF-16 length and that length, so the
+// length alone settles the check unless the string is near the bound: only then is the walk
+// made. The verdicts stay exactly Ajv's (the generated-validators test compares them with
+// fastify's own compiler on astral-plane names of every length around the bounds).
+export function lengthChecksFirst(code: string): string {
+  const helper = /const (\w+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/.exec(code)?.[1];
+  if (helper === undefined) return code;
+  const longer = new RegExp(`${helper}\\((\\w+)\\) > (\\d+)`, 'g');
+  const shorter = new RegExp(`${helper}\\((\\w+)\\) < (\\d+)`, 'g');
+  const rewritten = code
+    .replace(longer, (_, data: string, limit: string) => `(${data}.length > ${limit} && ${helper}(${data}) > ${limit})`)
+    .replace(
+      shorter,
+      (_, data: string, limit: string) =>
+        `(${data}.length < ${limit} || (${data}.length < ${2 * Number(limit)} && ${helper}(${data}) < ${limit}))`,
+    );
+  // Every count is now behind a length check; a form this does not know would leave one bare.
+  const bare = new RegExp(`(?<!&& )${helper}\\(`, 'g');
+  if (bare.test(rewritten)) throw new Error(`compile-validators: a ${helper}() call this post-pass does not know`);
+  return rewritten;
+}
+
 function moduleSource(from: string, ajv: AjvInstance, exports: Record<string, string>): string {
   // Ajv's ESM output still require()s its small runtime helpers (ucs2length for maxLength).
   return [
@@ -34,7 +58,7 @@ function moduleSource(from: string, ajv: AjvInstance, exports: Record<string, st
     `// Generated from ${from} by 'npm run openapi:compile' (scripts/compile-validators.ts). Do not edit.`,
     "import { createRequire } from 'node:module';",
     'const require = createRequire(import.meta.url);',
-    standaloneCode(ajv, exports),
+    lengthChecksFirst(standaloneCode(ajv, exports)),
     '',
   ].join('\n');
 }

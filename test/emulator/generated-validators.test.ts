@@ -44,8 +44,14 @@ describe('generated validators', () => {
   });
 
   // What a router hands a validator: strings, repeated query parameters as arrays, odd values.
+  // Names of astral-plane characters too, with code-point counts on both sides of the bounds (1 and
+  // 255) and UTF-16 lengths up to twice that: the generated length checks look at `.length` first.
+  const nearBound = (unit: fc.Arbitrary<string>) =>
+    fc.oneof(fc.array(unit, { maxLength: 2 }), fc.array(unit, { minLength: 250, maxLength: 260 }));
   const scalar = fc.oneof(
     fc.string({ maxLength: 300 }),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    nearBound(fc.constantFrom('a', '\u{1F600}', '\u00e9')).map((units) => units.join('')),
     fc.constantFrom('0', '-1', '1e3', '9007199254740992', 'Infinity', ' 7', '', 'x'),
     fc.integer(),
     fc.constant(null),
