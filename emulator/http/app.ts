@@ -18,12 +18,13 @@ import { LocalLimitCounts } from '../limits/local-counts.js';
 import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
 import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
-import { registerCors } from '../security/cors.js';
+import { corsHeaders, registerCors } from '../security/cors.js';
 import type { EmulatorSettings } from '../settings.js';
 import { PageChanges } from '../topics/page-changes.js';
 import { openStore } from '../topics/open-store.js';
 import { registerDashboard } from '../ui/dashboard-route.js';
 import { answerRead, applyEffectNow } from './answers.js';
+import { arrivalHook } from './arrival.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { generatedCompilers } from './compilers.js';
 import { connectionGuard } from './connection-guard.js';
@@ -150,9 +151,10 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   app.decorateRequest('exchange', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
-  // Host required and checked, browsers' Origins checked, a bound on unanswered pipelined requests per connection.
+  // Every request, first (arrival.ts): Host required and checked, browsers' Origins checked, a
+  // bound on unanswered pipelined requests per connection; then the CORS headers.
   const browser = browserGuard(settings);
-  app.addHook('onRequest', connectionGuard(browser, events, clock));
+  app.addHook('onRequest', arrivalHook(connectionGuard(browser, events, clock), corsHeaders(browser.origins)));
   if (logsEachRequest(settings.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug(

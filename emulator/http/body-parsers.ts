@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { BodyKind } from '../openapi-routes.js';
 import { bodyKindOf, contentTypeClassifier, mediaTypeOf, type ContentTypePolicy } from '../content-types.js';
 
@@ -27,7 +27,6 @@ export function registerBodyParsers(
       done(null, { kind, bytes: bytes as Buffer } satisfies RawBody);
     });
   }
-  readBareTypes(app, bodyKinds);
   const listed = contentTypeClassifier(bodyKinds);
   const warned = new Set<string>();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (request, bytes, done) => {
@@ -51,21 +50,23 @@ export function registerBodyParsers(
 
 // Fastify answers 415 for a Content-Type without a slash before any parser runs. The document
 // lists the bare `octet-stream` an older page of the provider's docs writes: such a type is read
-// as the standard type of the same kind.
-function readBareTypes(app: FastifyInstance, bodyKinds: ReadonlyMap<string, BodyKind>): void {
+// as the standard type of the same kind, before the body is (a step of a route's arrival,
+// operations.ts). Undefined when the route's media types have no bare one.
+export type BareTypeReader = (request: FastifyRequest) => void;
+
+export function bareTypeReader(bodyKinds: ReadonlyMap<string, BodyKind>): BareTypeReader | undefined {
   const bare = new Map<string, string>();
   for (const [mediaType, kind] of bodyKinds) {
     if (!mediaType.includes('/'))
       bare.set(mediaType.toLowerCase(), kind === 'text' ? 'text/plain' : 'application/octet-stream');
   }
-  if (bare.size === 0) return;
-  app.addHook('onRequest', (request, _reply, done) => {
+  if (bare.size === 0) return undefined;
+  return function readBareType(request) {
     const contentType = request.headers['content-type'];
     if (contentType !== undefined && !contentType.includes('/')) {
       const standard = bare.get(mediaTypeOf(contentType));
       if (standard !== undefined)
         request.headers['content-type'] = standard + contentType.slice(mediaTypeOf(contentType).length).trimStart();
     }
-    done();
-  });
+  };
 }

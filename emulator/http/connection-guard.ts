@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Clock } from '../clock.js';
@@ -8,7 +8,8 @@ import type { ExchangeFacts } from '../exchange.js';
 import type { BrowserGuard } from '../security/browser-guard.js';
 import { closeExchange, openExchange } from './exchanges.js';
 
-// Checks every request makes of its connection before it is routed (one synchronous hook):
+// Checks every request makes of its connection before it is routed (the first step of the
+// arrival hook, arrival.ts): a refusal to answer, or undefined to go on.
 //
 // - HTTP/1.1 requires Host (RFC 9112 §3.2): refused with 400 from the one registry (Node would
 //   answer a bare 400 with no body; app.ts turns Node's own check off).
@@ -32,7 +33,9 @@ type CountedSocket = Socket & { [unanswered]?: number };
 const openedAt = Symbol('performance.now() when this exchange arrived');
 type Response = ServerResponse & { [exchange]?: ExchangeFacts; [openedAt]?: number };
 
-export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock) {
+export type ConnectionGuard = (request: FastifyRequest, reply: FastifyReply) => EmulatorError | undefined;
+
+export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock): ConnectionGuard {
   const { hostAllowed } = browser;
   // One listener per app (no closure and no record per request): a response, once closed, no
   // longer counts, and its exchange (when recorded) is told.
@@ -41,7 +44,7 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
     const facts = this[exchange];
     if (facts !== undefined) closeExchange(facts, this[openedAt]!, this, events);
   }
-  return function guard(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  return function guard(request: FastifyRequest, reply: FastifyReply): EmulatorError | undefined {
     if (events.listens('request')) {
       const facts = openExchange(request, clock);
       request.exchange = facts;
@@ -54,7 +57,7 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
     reply.raw.on('close', answered);
     const { host, origin } = request.headers;
     if (host === undefined && request.raw.httpVersion === '1.1') {
-      return done(new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.'));
+      return new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.');
     }
     const fetchSite = request.headers['sec-fetch-site'];
     if (
@@ -70,19 +73,17 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
         fetchSite,
         plane,
       });
-      if (refusal) return done(refusal);
+      if (refusal) return refusal;
     }
     if (depth > PIPELINE_DEPTH) {
       reply.header('connection', 'close');
       if (request.exchange) request.exchange.decidedBy = { kind: 'limit', limit: 'connections' };
-      return done(
-        new EmulatorError(
-          'limit_exceeded',
-          `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,
-          { 'retry-after': '1' },
-        ),
+      return new EmulatorError(
+        'limit_exceeded',
+        `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,
+        { 'retry-after': '1' },
       );
     }
-    done();
+    return undefined;
   };
 }

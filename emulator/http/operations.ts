@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext, OperationHandler } from '../context.js';
 import { operationRoutes, type OpenApiDocument, type OperationRoute } from '../openapi-routes.js';
 import { serviceRoute } from './admission.js';
+import { routeArrival } from './arrival.js';
 import { authenticationHook } from './auth-hooks.js';
+import { bareTypeReader } from './body-parsers.js';
 import type { RouteConfig } from './exchanges.js';
 
 // Each operation of a document becomes one fastify route bound to its one handler. Routes that
-// need a credential get the authentication hook (onRequest) and the service checks (admission.ts).
+// need a credential get the authentication step (arrival.ts) and the service checks (admission.ts).
 
 const compiled = new WeakMap<OpenApiDocument, OperationRoute[]>();
 
@@ -41,12 +43,13 @@ export function registerOperations(
   for (const { route, handler } of bindHandlers(document, handlers)) {
     const access = handler.access;
     const config: RouteConfig = { operationId: route.operationId };
+    const onRequest = routeArrival(bareTypeReader(route.bodyKinds), access ? authenticate : undefined);
     scope.route({
       method: route.method,
       url: route.url,
       schema: route.schema,
       config,
-      ...(access && { onRequest: authenticate }),
+      ...(onRequest && { onRequest }),
       handler: access
         ? serviceRoute(context, access, handler, route)
         : (request, reply) => handler.handle(request, reply, route),

@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { methodsByPath, type OpenApiDocument } from '../openapi-routes.js';
 import type { OriginPolicy, Plane } from './origins.js';
 
@@ -13,11 +13,16 @@ import type { OriginPolicy, Plane } from './origins.js';
 const planeOf = (url: string): Plane => (url.startsWith('/_emulator/') ? 'control' : 'service');
 const EXPOSED = 'Retry-After';
 
-/** The onRequest hook of every route but OPTIONS: what @fastify/cors answered them with, without a preflight. */
-function corsHeaders(origins: OriginPolicy) {
-  return function answerCors(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (request.method === 'OPTIONS') return done();
-    // Nothing sets Vary before this hook (the connection guard sets Connection only).
+export type CorsHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * What @fastify/cors answers a request other than a preflight with (a step of the arrival hook,
+ * http/arrival.ts): `Vary: Origin`, and to a granted Origin the grant and the exposed header.
+ */
+export function corsHeaders(origins: OriginPolicy): CorsHeaders {
+  return function answerCors(request, reply) {
+    if (request.method === 'OPTIONS') return;
+    // Nothing sets Vary before this step (the connection guard sets Connection only).
     reply.header('vary', 'Origin');
     const origin = request.headers.origin;
     if (origin !== undefined) {
@@ -28,16 +33,15 @@ function corsHeaders(origins: OriginPolicy) {
         reply.header('access-control-expose-headers', EXPOSED);
       }
     }
-    done();
   };
 }
 
+/** Preflights, on the documents' paths only, answered by @fastify/cors with the origin policy's grant. */
 export async function registerCors(
   app: FastifyInstance,
   origins: OriginPolicy,
   documents: readonly OpenApiDocument[],
 ): Promise<void> {
-  app.addHook('onRequest', corsHeaders(origins));
   const grantFor =
     (plane: Plane) => (origin: string | undefined, done: (error: Error | null, grant: string | false) => void) =>
       done(null, origins.grant(plane, origin));

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { CorsHeaders } from '../security/cors.js';
+import type { BareTypeReader } from './body-parsers.js';
+import type { ConnectionGuard } from './connection-guard.js';
+
+// What a request goes through before its body is read, in this order:
+//
+//   every request: the app's one onRequest hook, `arrival`
+//     1. the connection guard (connection-guard.ts): Host, what a browser may do, pipelining
+//        depth; it opens the exchange's facts while the events are heard;
+//     2. the CORS headers (security/cors.ts);
+//   a document's operation: its route's one onRequest hook, `routeArrival`
+//     3. a bare media type read as the standard one (body-parsers.ts), where the route has one;
+//     4. who is calling (auth-hooks.ts), where the route needs a credential: the last step, and
+//        the only one that may wait (a credential seen for the first time is verified first).
+//
+// Each step is a plain function called here. Fastify runs every hook through its hook runner (a
+// call and a check per hook, one call site for all of them), so a publish goes through two hooks
+// where it went through four.
+
+export type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+/** The onRequest hook of every request: the connection's checks, then the CORS headers. */
+export function arrivalHook(guard: ConnectionGuard, cors: CorsHeaders): OnRequestHook {
+  return function arrival(request, reply, done) {
+    const refusal = guard(request, reply);
+    if (refusal !== undefined) return done(refusal);
+    cors(request, reply);
+    done();
+  };
+}
+
+/** The onRequest hook of one operation's route, or none when it has neither a bare media type nor a credential to check. */
+export function routeArrival(
+  bareType: BareTypeReader | undefined,
+  authenticate: OnRequestHook | undefined,
+): OnRequestHook | undefined {
+  if (bareType === undefined) return authenticate;
+  if (authenticate === undefined)
+    return function arrivedAt(request, _reply, done) {
+      bareType(request);
+      done();
+    };
+  return function arrivedAt(request, reply, done) {
+    bareType(request);
+    authenticate(request, reply, done);
+  };
+}
