@@ -51,6 +51,18 @@ export function lengthChecksFirst(code: string): string {
   return rewritten;
 }
 
+// Ajv's validators take their options as a destructured parameter defaulting to `{}`: a new empty
+// object on every call without options, which is how fastify calls them (three per request). One
+// frozen empty object serves as that default instead; the destructuring reads the same values.
+export function sharedDefaultOptions(code: string): string {
+  const signature = /(function validate\d+\(data, \{[^}]*\})=\{\}\)/g;
+  if (!signature.test(code)) throw new Error('compile-validators: no validator signature this post-pass knows');
+  const rewritten = code.replace(signature, '$1=NO_OPTIONS)');
+  const strict = '"use strict";';
+  const body = rewritten.startsWith(strict) ? rewritten.slice(strict.length) : rewritten;
+  return `${strict}const NO_OPTIONS = Object.freeze({});${body}`;
+}
+
 function moduleSource(from: string, ajv: AjvInstance, exports: Record<string, string>): string {
   // Ajv's ESM output still require()s its small runtime helpers (ucs2length for maxLength).
   return [
@@ -58,7 +70,7 @@ function moduleSource(from: string, ajv: AjvInstance, exports: Record<string, st
     `// Generated from ${from} by 'npm run openapi:compile' (scripts/compile-validators.ts). Do not edit.`,
     "import { createRequire } from 'node:module';",
     'const require = createRequire(import.meta.url);',
-    lengthChecksFirst(standaloneCode(ajv, exports)),
+    sharedDefaultOptions(lengthChecksFirst(standaloneCode(ajv, exports))),
     '',
   ].join('\n');
 }
