@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { devCredentials, publishHeaders, topicPath } from '../load/publisher.js';
+import { pinCpus, type CpuPinning } from '../cpu-pinning.js';
 import { ServerProcess } from '../servers/server-process.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
@@ -80,7 +81,8 @@ export interface Entrant {
 
 /**
  * `runs` rounds; in each, every contender (in alternating order) is started, warmed up, measured
- * and stopped. Returns each contender's samples, in its order.
+ * and stopped, the server and the load generator each on a CPU of its own (cpu-pinning.ts).
+ * Returns each contender's samples, in its order.
  */
 export async function freshRounds(
   entrants: readonly Entrant[],
@@ -89,24 +91,39 @@ export async function freshRounds(
   figure: string,
 ): Promise<Sample[][]> {
   const samples = entrants.map((): Sample[] => []);
-  for (let i = 0; i < runs; i++) {
-    const order = entrants.map((_, k) => k);
-    if (i % 2 === 1) order.reverse();
-    for (const k of order) {
-      const server = await ServerProcess.start(entrants[k]!.spec);
-      try {
-        await load(server, warmUpSeconds);
-        const sample = await measure(server);
-        log(
-          `${figure}: ${entrants[k]!.name} run ${i + 1}: ${sample.requestsPerSecond.toFixed(0)} req/s, server CPU ${(sample.serverCpu * 100).toFixed(0)}%; ${sample.cpuPerPublishUs.toFixed(0)} µs CPU per publish at ${pacedRate}/s`,
-        );
-        samples[k]!.push(sample);
-      } finally {
-        await server.stop();
-      }
+  const cpus = pinCpus();
+  log(`${figure}: ${cpus.description}`);
+  try {
+    for (let i = 0; i < runs; i++) {
+      const order = entrants.map((_, k) => k);
+      if (i % 2 === 1) order.reverse();
+      for (const k of order) samples[k]!.push(await freshRound(entrants[k]!, i, cpus, log, figure));
     }
+  } finally {
+    cpus.release();
   }
   return samples;
+}
+
+async function freshRound(
+  entrant: Entrant,
+  i: number,
+  cpus: CpuPinning,
+  log: (message: string) => void,
+  figure: string,
+): Promise<Sample> {
+  const server = await ServerProcess.start(entrant.spec);
+  try {
+    cpus.server(server.pid);
+    await load(server, warmUpSeconds);
+    const sample = await measure(server);
+    log(
+      `${figure}: ${entrant.name} run ${i + 1}: ${sample.requestsPerSecond.toFixed(0)} req/s, server CPU ${(sample.serverCpu * 100).toFixed(0)}%; ${sample.cpuPerPublishUs.toFixed(0)} µs CPU per publish at ${pacedRate}/s`,
+    );
+    return sample;
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Server CPU per publish while saturated (µs): the share of a CPU used over the publishes served. */
