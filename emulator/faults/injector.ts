@@ -135,13 +135,21 @@ export class FaultInjector {
         return this.shared
           .consider(rule, rule.draws())
           .then((c) =>
-            rule.considered(c) && this.rules.has(rule.id)
+            rule.considered(c) && this.stillFires(rule)
               ? this.hit(rule, facts)
               : this.afterConsidering(rule, () => this.decideFrom(rules, facts, counting)),
           );
       if (this.considerHere(rule)) return this.hit(rule, facts);
     }
     return this.chaosOrWatch(facts, counting);
+  }
+
+  // The ledger said this request fires. The rule may have been dropped here meanwhile: by hand or
+  // by a reset (it no longer fires), or because the ledger's counts, which come over pub/sub and
+  // may overtake the verdict on the command connection, used it up, counting this very firing
+  // (the firing stands: dropping it would leave a `count: 3` rule answering 3 counted, 2 fired).
+  private stillFires(rule: FaultRule): boolean {
+    return this.rules.has(rule.id) || rule.usedUp;
   }
 
   private hit(rule: FaultRule, facts: RequestFacts): FaultDecision {
