@@ -259,7 +259,7 @@ export class FaultInjector {
       if (!this.waiting.has(entry) || !this.rules.has(rule.id)) return;
       if (this.shared && rule.counted) {
         void this.shared.consider(rule, rule.draws()).then((c) => {
-          if (rule.considered(c) && this.waiting.has(entry) && this.rules.has(rule.id)) interrupt();
+          if (rule.considered(c) && this.waiting.has(entry) && this.stillFires(rule)) interrupt();
           else this.fired(rule);
         });
         return;
@@ -319,7 +319,7 @@ export class FaultInjector {
         return this.shared
           .consider(rule, rule.draws())
           .then((c) =>
-            rule.considered(c) && this.rules.has(rule.id)
+            rule.considered(c) && this.stillFires(rule)
               ? this.firedOnAnswer(rule)
               : this.afterConsidering(rule, () => this.armedMeanwhile(live, i + 1)),
           );
