@@ -6,6 +6,7 @@ import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts } from '../exchange.js';
 import type { BrowserGuard } from '../security/browser-guard.js';
+import { planeOf } from '../security/origins.js';
 import { closeExchange, openExchange } from './exchanges.js';
 
 // Checks every request makes of its connection before it is routed (the first step of the
@@ -65,7 +66,8 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
       fetchSite !== undefined ||
       (host !== undefined && hostAllowed !== undefined && !hostAllowed(host))
     ) {
-      const plane = request.routeOptions.url?.startsWith('/_emulator/') ? 'control' : 'service';
+      const url = request.routeOptions.url;
+      const plane = url === undefined ? 'service' : planeOf(url);
       const refusal = browser.refusal({
         method: request.method,
         host,

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { CredentialPlace, ExchangeFacts, SubscribeCursor } from '../exchange.js';
+import { planeOf } from '../security/origins.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
 
 // The facts of one answered request (exchange.ts), gathered along the request path only while
@@ -60,7 +61,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
   const operation = (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null;
   return {
-    plane: path.startsWith('/_emulator/') ? 'control' : 'service',
+    plane: planeOf(path),
     operation,
     method: request.method,
     path,

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { methodsByPath, type OpenApiDocument } from '../openapi-routes.js';
-import type { OriginPolicy, Plane } from './origins.js';
+import { planeOf, type OriginPolicy, type Plane } from './origins.js';
 
 // CORS headers from the same origin policy the connection guard enforces (a refused Origin never
 // gets here). An answer varies by Origin; one to a granted Origin allows it and exposes Retry-After.
@@ -10,7 +10,6 @@ import type { OriginPolicy, Plane } from './origins.js';
 // 204 with `Allow`, others 404. The plugin sees only OPTIONS requests (its scope holds every
 // OPTIONS route), so a request without an Origin (every non-browser client) costs one header.
 
-const planeOf = (url: string): Plane => (url.startsWith('/_emulator/') ? 'control' : 'service');
 const EXPOSED = 'Retry-After';
 
 export type CorsHeaders = (request: FastifyRequest, reply: FastifyReply) => void;

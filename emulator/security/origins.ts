@@ -11,6 +11,11 @@ import { hostnameOf } from './hosts.js';
 
 export type Plane = 'service' | 'control';
 
+/** The plane a path (or a route's URL) belongs to: everything under `/_emulator/` is the control plane's. */
+export function planeOf(path: string): Plane {
+  return path.startsWith('/_emulator/') ? 'control' : 'service';
+}
+
 export interface OriginSettings {
   /** --cors-origin: origins allowed on the service routes besides local ones; `*` for any. */
   corsOrigins: readonly string[];
