@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 
 // The server under measurement and the load generator (autocannon, in the bench's own process),
 // each on a CPU of its own while a throughput figure runs. Left to the scheduler on a 2-CPU
 // machine, the two processes sometimes share a CPU for part of a run: B-fastify's rounds fell
 // into two groups, 63–68k and 77–86k req/s (21 fresh processes, 2026-11-25), and a figure's
 // median landed in either. Pinned, its rounds lay within 79–83k. Linux only, with taskset
-// (util-linux); elsewhere, or with one CPU, nothing is pinned and the log says so.
+// (util-linux), on the first two CPUs this process may use; elsewhere, or with one CPU, nothing is
+// pinned and the log says so.
 
 export interface CpuPinning {
   /** Whether the server and the load generator are pinned. */
@@ -19,9 +19,6 @@ export interface CpuPinning {
   release(): void;
 }
 
-const SERVER_CPU = 1;
-const LOAD_CPU = 0;
-
 function taskset(args: string[]): string {
   return execFileSync('taskset', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -30,29 +27,40 @@ function unpinned(reason: string): CpuPinning {
   return { pinned: false, description: `not pinned (${reason})`, server() {}, release() {} };
 }
 
+/**
+ * The CPUs in taskset's affinity list ("pid 1's current affinity list: 0,2-3"), in order: a
+ * container may be given CPUs other than 0 and 1.
+ */
+export function cpusOfAffinityList(output: string): number[] {
+  const list = output.slice(output.lastIndexOf(':') + 1).trim();
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(list)) throw new Error(`not an affinity list: '${output.trim()}'`);
+  return list.split(',').flatMap((part) => {
+    const [first, last = first] = part.split('-').map(Number) as [number, number?];
+    return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  });
+}
+
 /** Pins the bench's process (the load generator) to one CPU now; servers go to another as they start. */
 export function pinCpus(): CpuPinning {
   if (process.platform !== 'linux') return unpinned(`taskset is Linux only, this is ${process.platform}`);
-  if (availableParallelism() < 2) return unpinned('one CPU');
-  let mask: string;
+  const pid = String(process.pid);
+  let cpus: number[];
   try {
-    // "pid 123's current affinity mask: 3"
-    mask = taskset(['-p', String(process.pid)])
-      .trim()
-      .split(' ')
-      .at(-1)!;
-    taskset(['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)]);
+    cpus = cpusOfAffinityList(taskset(['-c', '-p', pid]));
   } catch (error) {
     return unpinned(`taskset failed: ${(error as Error).message.split('\n')[0]}`);
   }
+  if (cpus.length < 2) return unpinned('this process may use one CPU');
+  const [loadCpu, serverCpu] = cpus as [number, number];
+  taskset(['-a', '-c', '-p', String(loadCpu), pid]);
   return {
     pinned: true,
-    description: `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`,
-    server(pid) {
-      if (pid !== undefined) taskset(['-a', '-p', '-c', String(SERVER_CPU), String(pid)]);
+    description: `server on CPU ${serverCpu}, load generator on CPU ${loadCpu} (taskset)`,
+    server(serverPid) {
+      if (serverPid !== undefined) taskset(['-a', '-c', '-p', String(serverCpu), String(serverPid)]);
     },
     release() {
-      taskset(['-a', '-p', mask, String(process.pid)]);
+      taskset(['-a', '-c', '-p', cpus.join(','), pid]);
     },
   };
 }
