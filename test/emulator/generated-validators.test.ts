@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { documents } from '../../emulator/http/app.js';
 import * as topicsValidators from '../../emulator/generated/topics-validators.js';
 import { operationRoutes, validatorName } from '../../emulator/openapi-routes.js';
-import { settingsValidatorSource, topicsValidatorsSource, validatorFiles } from '../../scripts/compile-validators.js';
+import {
+  lengthChecksFirst,
+  settingsValidatorSource,
+  sharedDefaultOptions,
+  topicsValidatorsSource,
+  validatorFiles,
+} from '../../scripts/compile-validators.js';
 
 // The emulator validates parameters and settings with code generated at build time, not with
 // schemas compiled at start. These tests keep the generated code honest: up to date with its
@@ -91,4 +97,32 @@ describe('generated validators', () => {
       );
     },
   );
+});
+
+// The post-passes over Ajv's output: each rewrites only the forms it knows and refuses the rest,
+// so a new Ajv that writes them differently fails `npm run openapi:compile` instead of shipping
+// code that skips a check.
+describe("the post-passes over Ajv's output", () => {
+  const helper = 'const func2 = require("ajv/dist/runtime/ucs2length").default;';
+
+  it('puts a length check before every code-point count, leaving code without one as it is', () => {
+    const rewritten = lengthChecksFirst(`${helper}if(func2(data0) > 255){}if(func2(data1) < 1){}`);
+    expect(rewritten).toContain('(data0.length > 255 && func2(data0) > 255)');
+    expect(rewritten).toContain('(data1.length < 1 || (data1.length < 2 && func2(data1) < 1))');
+    expect(lengthChecksFirst('if(x){}')).toBe('if(x){}');
+  });
+
+  it('refuses a code-point count in a form it does not know', () => {
+    expect(() => lengthChecksFirst(`${helper}if(func2(data0) >= 255){}`)).toThrow(/does not know/);
+  });
+
+  it('gives every validator one frozen default options object, and refuses code with no validator it knows', () => {
+    const code =
+      '"use strict";function validate10(data, {instancePath=""}={}){}function validate11(data, {rootData=data}={}){}';
+    const rewritten = sharedDefaultOptions(code);
+    expect(rewritten.startsWith('"use strict";const NO_OPTIONS = Object.freeze({});')).toBe(true);
+    expect(rewritten.match(/=NO_OPTIONS\)/g)).toHaveLength(2);
+    expect(rewritten).not.toContain('={})');
+    expect(() => sharedDefaultOptions('function validate10(data, options){}')).toThrow(/no validator signature/);
+  });
 });
