@@ -57,8 +57,12 @@ export function withSettings(spec: ServerSpec | undefined, settings: Record<stri
  * evenly. Without ours (not built yet) only the baseline runs.
  */
 export function runOrder<T>(i: number, ours: T | undefined, baseline: T): T[] {
-  if (ours === undefined) return [baseline];
-  return i % 2 === 0 ? [ours, baseline] : [baseline, ours];
+  return alternating(i, ours === undefined ? [baseline] : [ours, baseline]);
+}
+
+/** Round `i`'s order: as given in even rounds, reversed in odd ones, so no contender always goes first. */
+export function alternating<T>(i: number, contenders: readonly T[]): T[] {
+  return i % 2 === 0 ? [...contenders] : [...contenders].reverse();
 }
 
 export function ratioOf(ours: number | null, baseline: number | null): number | null {

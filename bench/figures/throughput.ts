@@ -5,7 +5,7 @@ import { ServerProcess } from '../servers/server-process.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
 import { nowMs } from '../clock.js';
-import { ratioOf, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
+import { alternating, ratioOf, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
 
 // Publish throughput: autocannon with 100 connections POSTing text to one topic, authenticated
 // with the dev key, against the emulator and against B-fastify's bare route in the same run.
@@ -95,9 +95,8 @@ export async function freshRounds(
   log(`${figure}: ${cpus.description}`);
   try {
     for (let i = 0; i < runs; i++) {
-      const order = entrants.map((_, k) => k);
-      if (i % 2 === 1) order.reverse();
-      for (const k of order) samples[k]!.push(await freshRound(entrants[k]!, i, cpus, log, figure));
+      for (const k of alternating(i, [...entrants.keys()]))
+        samples[k]!.push(await freshRound(entrants[k]!, i, cpus, log, figure));
     }
   } finally {
     cpus.release();
