@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { emulatorModule } from '../paths.js';
 import type { ServerSpec } from '../servers/server-spec.js';
 import { median } from '../stats.js';
+import { alternating } from './figure.js';
 
 // What the journal adds to one publish, measured where it can be told apart: over HTTP the rounds
 // scatter by ±10% (and in-process `inject` rounds by ±2 µs, more than the journal's whole work),
@@ -94,15 +95,12 @@ export async function journalRecordCost(ours: ServerSpec): Promise<JournalCost> 
   timeRound(journalled);
   const withJournal: number[] = [];
   const without: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      withJournal.push(timeRound(journalled));
-      without.push(timeRound(bare));
-    } else {
-      without.push(timeRound(bare));
-      withJournal.push(timeRound(journalled));
-    }
-  }
+  const sides: [Events, number[]][] = [
+    [journalled, withJournal],
+    [bare, without],
+  ];
+  for (let round = 0; round < rounds; round++)
+    for (const [events, times] of alternating(round, sides)) times.push(timeRound(events));
   const a = median(withJournal);
   const b = median(without);
   return { withJournal: a, without: b, added: a - b };
