@@ -1,11 +1,37 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { storeMessage } from '../../emulator/topics/message.js';
+import { jsonString, storeMessage } from '../../emulator/topics/message.js';
 
 // The stored element is built by concatenation around JSON.stringify of the value (the publish
 // path's cheaper form): it must be exactly the JSON of the whole element.
 
 const position = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
+
+describe('jsonString', () => {
+  it('is JSON.stringify of any string: quoted as is only when nothing in it is escaped', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string());
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(jsonString(value)).toBe(JSON.stringify(value));
+      }),
+    );
+    for (const value of [
+      '',
+      'plain',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\ud800',
+      '\udfff',
+      '😀',
+      '\u2028',
+    ])
+      expect(jsonString(value)).toBe(JSON.stringify(value));
+  });
+});
 
 describe('storeMessage', () => {
   it('serialises a text message exactly as JSON.stringify of its element', () => {
