@@ -11,11 +11,18 @@ export function credentialFrom(authorizationHeader: string | undefined, tokenQue
   if (header !== undefined && query !== undefined) throw new EmulatorError('token_in_header_and_query');
   const credential = header ?? query;
   if (credential === undefined) throw new EmulatorError('missing_token');
-  if (/^bearer\s/i.test(credential)) {
+  if (hasBearerPrefix(credential)) {
     throw new EmulatorError(
       'invalid_token',
       "The auth token is invalid: send the raw token in the Authorization header, without a 'Bearer ' prefix.",
     );
   }
   return credential;
+}
+
+/** Whether a credential starts with a 'Bearer ' prefix (any case, any space), which the contract does not take. */
+export function hasBearerPrefix(value: string): boolean {
+  // On every request: the first letter is compared before the pattern runs.
+  const first = value.charCodeAt(0);
+  return (first === 0x62 || first === 0x42) && /^bearer\s/i.test(value);
 }

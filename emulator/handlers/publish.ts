@@ -7,6 +7,8 @@ import { bodyKindOf } from '../content-types.js';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function charsetOf(contentType: string): string | undefined {
+  // Most publishes send a bare type: no parameters to search.
+  if (!contentType.includes(';')) return undefined;
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
 }
 

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/authenticator.js';
+import { hasBearerPrefix } from '../auth/credentials.js';
 import { jwtFrom } from '../auth/tokens.js';
 import type { Clock } from '../clock.js';
 import type { EmulatorError } from '../errors.js';
@@ -73,7 +74,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     cursor: operation === 'subscribe' ? cursorSent(request.query) : null,
     client: null,
     credentialPlace: credentialPlace(request),
-    bearer: /^bearer /i.test(request.headers.authorization ?? ''),
+    bearer: hasBearerPrefix(request.headers.authorization ?? ''),
     status: null,
     code: null,
     retryAfterSeconds: null,
