@@ -16,7 +16,7 @@ import { closeExchange, openExchange } from './exchanges.js';
 //   answer a bare 400 with no body; app.ts turns Node's own check off).
 // - What a browser may not do (security/browser-guard.ts): a Host a DNS-rebinding page could
 //   send, an Origin the route's plane does not allow. A request with an allowed Host seen before
-//   and no Origin or Sec-Fetch-Site (every non-browser client) costs one Set lookup.
+//   and no Origin or Sec-Fetch-Site (every non-browser client) costs a string comparison.
 // - Pipelining depth: Node parses every request of a packet at once and holds each answer until
 //   the ones before it have been written, so a client that pipelines many subscribes and never
 //   reads would make the emulator build and hold every answer (100 reads of a 0.4 MB answer:

@@ -19,23 +19,32 @@ import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 
 export const DEFAULT_LIST_LIMIT = 100;
 
-/** Strings the ring keeps once per distinct value (paths, caches, topics); bounded, like everything here. */
+/**
+ * Strings the ring keeps once per distinct value (paths, caches, topics: a pool for each);
+ * bounded, like everything here. Traffic repeats the last value most of the time: it is
+ * compared first, which costs less than hashing a string new to the process.
+ */
 class StringPool {
   private readonly values = new Map<string, string>();
+  private last: string | null = null;
 
   constructor(private readonly limit: number) {}
 
   of<T extends string | null>(value: T): T {
     if (value === null) return value;
-    const known = this.values.get(value);
-    if (known !== undefined) return known as T;
-    if (this.values.size >= this.limit) this.values.clear();
-    this.values.set(value, value);
-    return value;
+    if (value === this.last) return this.last as T;
+    let known = this.values.get(value);
+    if (known === undefined) {
+      if (this.values.size >= this.limit) this.values.clear();
+      this.values.set(value, (known = value));
+    }
+    this.last = known;
+    return known as T;
   }
 
   clear(): void {
     this.values.clear();
+    this.last = null;
   }
 }
 
@@ -78,7 +87,9 @@ type Ref = Facts[keyof Facts];
 export class RequestJournal {
   private readonly refs: Ref[];
   private readonly numbers: Float64Array;
-  private readonly strings: StringPool;
+  private readonly paths: StringPool;
+  private readonly caches: StringPool;
+  private readonly topics: StringPool;
   private next = 0;
   private size = 0;
   private lastId = 0;
@@ -91,7 +102,10 @@ export class RequestJournal {
   ) {
     this.refs = new Array<Ref>(capacity * REFS).fill(null);
     this.numbers = new Float64Array(capacity * NUMBERS);
-    this.strings = new StringPool(Math.max(capacity, 1000));
+    const pooled = Math.max(capacity, 1000);
+    this.paths = new StringPool(pooled);
+    this.caches = new StringPool(pooled);
+    this.topics = new StringPool(pooled);
     this.stop =
       capacity > 0
         ? events.on(
@@ -109,15 +123,14 @@ export class RequestJournal {
     if (this.size === this.capacity) this.evictedCount++;
     else this.size++;
     const i = this.next;
-    const strings = this.strings;
     const r = this.refs;
     const o = i * REFS;
     r[o + PLANE] = facts.plane;
     r[o + OPERATION] = facts.operation;
     r[o + METHOD] = facts.method;
-    r[o + PATH] = strings.of(facts.path);
-    r[o + CACHE] = strings.of(facts.cache);
-    r[o + TOPIC] = strings.of(facts.topic);
+    r[o + PATH] = this.paths.of(facts.path);
+    r[o + CACHE] = this.caches.of(facts.cache);
+    r[o + TOPIC] = this.topics.of(facts.topic);
     r[o + CURSOR] = facts.cursor;
     r[o + CLIENT] = facts.client;
     r[o + CREDENTIAL_PLACE] = facts.credentialPlace;
@@ -204,7 +217,9 @@ export class RequestJournal {
   clear(): void {
     // References are let go; numbers stay (nothing reads a slot past `size`).
     this.refs.fill(null);
-    this.strings.clear();
+    this.paths.clear();
+    this.caches.clear();
+    this.topics.clear();
     this.next = 0;
     this.size = 0;
     this.evictedCount = 0;

@@ -67,6 +67,10 @@ describe('the Host check', () => {
       expect(check('emulator:4545')).toBe(true);
       expect(check('evil.example:4545')).toBe(false);
     }
+    // The same Host twice in a row (the last allowed one is compared first), allowed or refused.
+    expect([check('emulator:4545'), check('emulator:4545')]).toEqual([true, true]);
+    expect([check('evil.example:4545'), check('evil.example:4545')]).toEqual([false, false]);
+    expect(check('emulator:4545')).toBe(true);
     // Past the bound the memory starts over and the verdicts stay the same.
     for (let i = 0; i < 600; i++) expect(check(`n${i}.localhost`)).toBe(true);
     expect(check('localhost:4545')).toBe(true);
