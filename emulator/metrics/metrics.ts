@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorEvents } from '../events.js';
-import { answeredFromExchange, firedFault } from './from-exchange.js';
+import { firedFault, isAnswered } from './from-exchange.js';
 import { exposition } from './exposition.js';
 import { MetricsRecorder } from './recorder.js';
 
@@ -24,8 +24,7 @@ export class EmulatorMetrics {
       (event) => {
         if (event.kind !== 'request') return;
         if (firedFault(event.record)) this.recorder.faultFired();
-        const answered = answeredFromExchange(event.record);
-        if (answered) this.recorder.answered(answered);
+        if (isAnswered(event.record)) this.recorder.answered(event.record);
       },
       ['request'],
     );
