@@ -64,6 +64,9 @@ export class InMemoryTopicStore implements TopicStore {
   private readonly pages: PageSource;
   private wakeObserver: ((latencyMs: number) => void) | undefined;
   private readonly news: TopicNews | undefined;
+  // Traffic repeats a topic: the last one asked for is compared first (two string comparisons,
+  // where the lookups hash both names). Forgotten with the topics it is one of.
+  private last: Topic | undefined;
   onRemoteClear: (() => void) | undefined;
 
   constructor(
@@ -78,7 +81,7 @@ export class InMemoryTopicStore implements TopicStore {
   }
 
   hasCache(cache: string): boolean {
-    return this.caches.has(cache);
+    return cache === this.last?.cache || this.caches.has(cache);
   }
 
   cacheNames(): string[] {
@@ -86,6 +89,8 @@ export class InMemoryTopicStore implements TopicStore {
   }
 
   topic(cache: string, name: string): Topic {
+    const last = this.last;
+    if (last !== undefined && last.name === name && last.cache === cache) return last;
     const topics = this.caches.get(cache);
     if (!topics) throw new RangeError(`no cache ${cache}`);
     let topic = topics.get(name);
@@ -93,6 +98,7 @@ export class InMemoryTopicStore implements TopicStore {
       topic = this.newTopic(cache, name, this.pages.next());
       topics.set(name, topic);
     }
+    this.last = topic;
     return topic;
   }
 
@@ -115,6 +121,7 @@ export class InMemoryTopicStore implements TopicStore {
   }
 
   clear(): void {
+    this.last = undefined;
     for (const topics of this.caches.values()) topics.clear();
   }
 
@@ -166,6 +173,7 @@ export class InMemoryTopicStore implements TopicStore {
   /** Holds a topic at a page given elsewhere (a shared store's), replacing none: the topic must be new here. */
   place(cache: string, name: string, page: number): Topic {
     const topic = this.newTopic(cache, name, page);
+    this.last = undefined;
     this.caches.get(cache)!.set(name, topic);
     this.pages.passed(page);
     return topic;
