@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { CorsHeaders } from '../security/cors.js';
 import type { BareTypeReader } from './body-parsers.js';
 import type { ConnectionGuard } from './connection-guard.js';
+import { nameExchange } from './exchanges.js';
 
 // What a request goes through before its body is read, in this order:
 //
@@ -10,8 +11,11 @@ import type { ConnectionGuard } from './connection-guard.js';
 //        depth; it opens the exchange's facts while the events are heard;
 //     2. the CORS headers (security/cors.ts);
 //   a document's operation: its route's one onRequest hook, `routeArrival`
-//     3. a bare media type read as the standard one (body-parsers.ts), where the route has one;
-//     4. who is calling (auth-hooks.ts), where the route needs a credential: the last step, and
+//     3. the exchange's facts, when open, named with the route's operation (exchanges.ts): known
+//        to the route, so no request reads its route's config (an answer refused before this step
+//        is named where errors are answered, error-handler.ts);
+//     4. a bare media type read as the standard one (body-parsers.ts), where the route has one;
+//     5. who is calling (auth-hooks.ts), where the route needs a credential: the last step, and
 //        the only one that may wait (a credential seen for the first time is verified first).
 //
 // Each step is a plain function called here. Fastify runs every hook through its hook runner (a
@@ -30,19 +34,16 @@ export function arrivalHook(guard: ConnectionGuard, cors: CorsHeaders): OnReques
   };
 }
 
-/** The onRequest hook of one operation's route, or none when it has neither a bare media type nor a credential to check. */
+/** The onRequest hook of one operation's route: its exchange named, then its bare media type and its credential, where it has them. */
 export function routeArrival(
+  operationId: string,
   bareType: BareTypeReader | undefined,
   authenticate: OnRequestHook | undefined,
-): OnRequestHook | undefined {
-  if (bareType === undefined) return authenticate;
-  if (authenticate === undefined)
-    return function arrivedAt(request, _reply, done) {
-      bareType(request);
-      done();
-    };
+): OnRequestHook {
   return function arrivedAt(request, reply, done) {
-    bareType(request);
+    if (request.exchange) nameExchange(request.exchange, operationId, request);
+    if (bareType !== undefined) bareType(request);
+    if (authenticate === undefined) return done();
     authenticate(request, reply, done);
   };
 }

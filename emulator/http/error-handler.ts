@@ -6,7 +6,7 @@ import topicsDocument from '../../openapi/generated/topics.json' with { type: 'j
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
 import { redactUrl } from '../logging.js';
 import { methodsByPath, operationsOfPath, pathPattern, routeUrl, type OpenApiDocument } from '../openapi-routes.js';
-import { recordError } from './exchanges.js';
+import { nameExchange, operationOf, recordError } from './exchanges.js';
 
 // Every failure leaves as `{code, message}` from the one registry, whatever raised it:
 // our own errors, fastify's validation and body errors, unknown routes, malformed HTTP.
@@ -37,7 +37,12 @@ export function toEmulatorError(error: FastifyError, payloadLimit: number): Emul
 
 export function sendError(reply: FastifyReply, error: EmulatorError): FastifyReply {
   const exchange = reply.request.exchange;
-  if (exchange) recordError(exchange, error);
+  if (exchange) {
+    // Refused before its route's own steps (the connection guard, the control plane's key check):
+    // the operation is named here, from the route's config.
+    if (exchange.operation === null) nameExchange(exchange, operationOf(reply.request), reply.request);
+    recordError(exchange, error);
+  }
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }
 

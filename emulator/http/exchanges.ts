@@ -53,17 +53,19 @@ function cursorSent(query: unknown): SubscribeCursor | null {
   return { sequenceNumber: cursorPart(number), sequencePage: cursorPart(page) };
 }
 
-/** The facts known when a request arrives (before it is routed further than its URL). */
+/**
+ * The facts known when a request arrives, before its route's own steps: which operation it is
+ * comes from the route (`nameExchange`), so a request pays nothing here to find its route's config.
+ */
 export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFacts {
   const url = request.url;
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   const socket = request.raw.socket as Numbered;
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
-  const operation = (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null;
   return {
     plane: planeOf(path),
-    operation,
+    operation: null,
     method: request.method,
     path,
     at: clock.now(),
@@ -71,7 +73,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     connectionId: (socket[connectionIds] ??= ++lastConnectionId),
     cache: params?.cacheName ?? null,
     topic: params?.topicName ?? null,
-    cursor: operation === 'subscribe' ? cursorSent(request.query) : null,
+    cursor: null,
     client: null,
     credentialPlace: credentialPlace(request),
     bearer: hasBearerPrefix(request.headers.authorization ?? ''),
@@ -86,6 +88,17 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     clientGone: false,
     waitedMs: 0,
   };
+}
+
+/** Names the operation a request is, and for a subscribe the cursor it sent: the first step of the route's arrival (arrival.ts). */
+export function nameExchange(facts: ExchangeFacts, operation: string | null, request: FastifyRequest): void {
+  facts.operation = operation;
+  if (operation === 'subscribe') facts.cursor = cursorSent(request.query);
+}
+
+/** The operation a request's route serves, read from its config (fastify builds an object per read): for a request refused before its route's steps. */
+export function operationOf(request: FastifyRequest): string | null {
+  return (request.routeOptions.config as RouteConfig | undefined)?.operationId ?? null;
 }
 
 /** Once the response has closed (`opened`: performance.now() at arrival): how it ended, then the event. */

@@ -43,13 +43,12 @@ export function registerOperations(
   for (const { route, handler } of bindHandlers(document, handlers)) {
     const access = handler.access;
     const config: RouteConfig = { operationId: route.operationId };
-    const onRequest = routeArrival(bareTypeReader(route.bodyKinds), access ? authenticate : undefined);
     scope.route({
       method: route.method,
       url: route.url,
       schema: route.schema,
       config,
-      ...(onRequest && { onRequest }),
+      onRequest: routeArrival(route.operationId, bareTypeReader(route.bodyKinds), access ? authenticate : undefined),
       handler: access
         ? serviceRoute(context, access, handler, route)
         : (request, reply) => handler.handle(request, reply, route),

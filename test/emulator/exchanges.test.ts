@@ -191,6 +191,31 @@ describe('exchange facts on the event stream', () => {
     expect(JSON.stringify(seen)).not.toContain(emulator.apiKey);
   });
 
+  it("a request refused before its route's own steps is named all the same: a refused Origin, a missing admin key", async () => {
+    const refused = await fetch(`${emulator.url}/topics/${CACHE}/t?sequence_number=4&sequence_page=2`, {
+      headers: { authorization: emulator.apiKey, origin: 'https://evil.example' },
+    });
+    expect(refused.status).toBe(403);
+    expect(await record(1)).toMatchObject({
+      operation: 'subscribe',
+      cursor: { sequenceNumber: 4, sequencePage: 2 },
+      status: 403,
+      code: 'origin_not_allowed',
+    });
+    const guarded = await start({ adminKey: 'exchanges-admin-key' });
+    try {
+      const records: ExchangeFacts[] = [];
+      guarded.context.events.on((event) => {
+        if (event.kind === 'request') records.push(event.record);
+      });
+      expect((await clientOf(guarded).control('GET', '/state')).status).toBe(401);
+      await vi.waitFor(() => expect(records.length).toBe(1), { timeout: 5000, interval: 2 });
+      expect(records[0]).toMatchObject({ plane: 'control', operation: 'getState', status: 401 });
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('404 and 405 have no operation; the query token is placed but never recorded', async () => {
     const token = emulator.apiKey;
     expect((await fetch(`${emulator.url}/nowhere?token=${token}`)).status).toBe(404);
