@@ -65,7 +65,7 @@ export function hostCheck(
   if (!hostCheckApplies(listenHost, allowedHosts)) return undefined;
   const allowed = new Set<string>();
   // A client sends the same Host on every request: the last one allowed is compared first.
-  let last = '';
+  let last: string | undefined;
   return (host) => {
     if (host === last) return true;
     if (!allowed.has(host)) {

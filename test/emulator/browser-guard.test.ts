@@ -67,6 +67,8 @@ describe('the Host check', () => {
       expect(check('emulator:4545')).toBe(true);
       expect(check('evil.example:4545')).toBe(false);
     }
+    // An empty Host is refused from the start, before any Host was allowed.
+    expect(hostCheck('127.0.0.1', [])!('')).toBe(false);
     // The same Host twice in a row (the last allowed one is compared first), allowed or refused.
     expect([check('emulator:4545'), check('emulator:4545')]).toEqual([true, true]);
     expect([check('evil.example:4545'), check('evil.example:4545')]).toEqual([false, false]);
