@@ -3,7 +3,7 @@ import { devCredentials, publishHeaders, topicPath } from '../load/publisher.js'
 import { pinCpus, type CpuPinning } from '../cpu-pinning.js';
 import { ServerProcess } from '../servers/server-process.js';
 import type { ServerSpec } from '../servers/server-spec.js';
-import { median } from '../stats.js';
+import { median, roundRatios } from '../stats.js';
 import { nowMs } from '../clock.js';
 import { alternating, ratioOf, type BenchContext, type Figure, type FigureResult, type Row } from './figure.js';
 
@@ -154,6 +154,18 @@ export const throughput: Figure = {
         ? 0
         : (samples.get(ours) ?? []).reduce((sum, sample) => sum + sample.errors + sample.non2xx, 0);
     const ratio = ratioOf(rate(ours), rate(baseline));
+    const perRound =
+      ours === undefined
+        ? undefined
+        : roundRatios(
+            (samples.get(ours) ?? []).map((sample) => sample.requestsPerSecond),
+            (samples.get(baseline) ?? []).map((sample) => sample.requestsPerSecond),
+          );
+    // One round's verdict moves by ±5% and more on these machines (BENCHMARKS.md): the spread is shown.
+    const spread =
+      perRound === undefined
+        ? ''
+        : `; per-round ratios ${perRound.min.toFixed(2)}–${perRound.max.toFixed(2)}× (median ${perRound.median.toFixed(2)}×)`;
     const cpuOf = (server: string | undefined): string =>
       server === undefined
         ? 'n/a'
@@ -167,7 +179,7 @@ export const throughput: Figure = {
       ratio,
       target: '≥ 0.8×',
       pass: ratio === null ? null : ratio >= 0.8 && failures === 0,
-      note: `server CPU per run: ours ${cpuOf(ours)}, B-fastify ${cpuOf(baseline)}${failures > 0 ? `; ${failures} failed or non-2xx publishes` : ''}${generatorBound}`,
+      note: `server CPU per run: ours ${cpuOf(ours)}, B-fastify ${cpuOf(baseline)}${spread}${failures > 0 ? `; ${failures} failed or non-2xx publishes` : ''}${generatorBound}`,
     };
     const cpuPerPublish = (server: string | undefined): number | null =>
       server === undefined ? null : median((samples.get(server) ?? []).map((sample) => sample.cpuPerPublishUs));
