@@ -20,9 +20,17 @@ export function credentialFrom(authorizationHeader: string | undefined, tokenQue
   return credential;
 }
 
-/** Whether a credential starts with a 'Bearer ' prefix (any case, any space), which the contract does not take. */
+/** The prefix the contract does not take: 'Bearer' in any case, then spaces or tabs. */
+const BEARER_PREFIX = /^bearer\s+/i;
+
+/** Whether a credential starts with a 'Bearer ' prefix, which the contract does not take. */
 export function hasBearerPrefix(value: string): boolean {
   // On every request: the first letter is compared before the pattern runs.
   const first = value.charCodeAt(0);
-  return (first === 0x62 || first === 0x42) && /^bearer\s/i.test(value);
+  return (first === 0x62 || first === 0x42) && BEARER_PREFIX.test(value);
+}
+
+/** The credential without a 'Bearer ' prefix: to name who sent a refused one by what they meant. */
+export function withoutBearerPrefix(value: string): string {
+  return value.replace(BEARER_PREFIX, '');
 }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/authenticator.js';
-import { hasBearerPrefix } from '../auth/credentials.js';
+import { hasBearerPrefix, withoutBearerPrefix } from '../auth/credentials.js';
 import { jwtFrom } from '../auth/tokens.js';
 import type { Clock } from '../clock.js';
 import type { EmulatorError } from '../errors.js';
@@ -155,7 +155,7 @@ function claimedTokenId(jwt: string): string | undefined {
  * the client rules judge what it does after the refusal.
  */
 export function recordRefusedClient(facts: ExchangeFacts, presented: string): void {
-  const credential = presented.replace(/^bearer\s+/i, '');
+  const credential = withoutBearerPrefix(presented);
   const jwt = jwtFrom(credential);
   const tokenId = jwt === undefined ? undefined : claimedTokenId(jwt);
   if (tokenId !== undefined) facts.client = `token:${tokenId}`;

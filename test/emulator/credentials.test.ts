@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialFrom, hasBearerPrefix } from '../../emulator/auth/credentials.js';
+import { credentialFrom, hasBearerPrefix, withoutBearerPrefix } from '../../emulator/auth/credentials.js';
 import { EmulatorError } from '../../emulator/errors.js';
 
 // The placement rule and the Bearer prefix, as plain functions (auth.test.ts covers them over HTTP).
@@ -19,6 +19,15 @@ describe('hasBearerPrefix', () => {
       expect(hasBearerPrefix(value)).toBe(true);
     for (const value of ['', 'abc', 'Bearerabc', 'Bearer', 'beare abc', 'key-Bearer abc', ' Bearer abc'])
       expect(hasBearerPrefix(value)).toBe(false);
+  });
+});
+
+describe('withoutBearerPrefix', () => {
+  it('takes the prefix and every space after it, and leaves anything else as it is', () => {
+    expect(withoutBearerPrefix('Bearer key')).toBe('key');
+    expect(withoutBearerPrefix('bearer \t key')).toBe('key');
+    expect(withoutBearerPrefix('key')).toBe('key');
+    expect(withoutBearerPrefix('Bearerkey')).toBe('Bearerkey');
   });
 });
 
