@@ -1017,6 +1017,7 @@ export interface components {
             client: string | null;
             /** @enum {unknown} */
             credentialPlace: "header" | "query" | "both" | "none";
+            /** @description Whether the Authorization header began with `Bearer` (any case) and a space or tab: the prefix the contract does not take, answered 401 `invalid_token`. */
             bearer: boolean;
             /** @description Null when the connection was dropped or the client went away first. */
             status: number | null;
