@@ -28,6 +28,33 @@ describe('the journal ring', () => {
     expect(journal.list().entries.map((e) => e.id)).toEqual([6]);
   });
 
+  it('keeps each entry its own path, cache and topic when they repeat, alternate and come back after a reset', () => {
+    const events = new EmulatorEvents();
+    const journal = new RequestJournal(events, 10);
+    // Fresh strings every time, as a request's URL gives them: the pools compare the last value first.
+    const record = (topic: string, cache = 'c') =>
+      events.emit({
+        kind: 'request',
+        at: 1,
+        record: facts({ cache: [...cache].join(''), topic: [...topic].join(''), path: `/topics/${cache}/${topic}` }),
+      });
+    for (const topic of ['a', 'a', 'b', 'a', 'b', 'b']) record(topic);
+    record('a', 'd');
+    expect(journal.entries().map((e) => [e.cache, e.topic, e.path])).toEqual([
+      ['c', 'a', '/topics/c/a'],
+      ['c', 'a', '/topics/c/a'],
+      ['c', 'b', '/topics/c/b'],
+      ['c', 'a', '/topics/c/a'],
+      ['c', 'b', '/topics/c/b'],
+      ['c', 'b', '/topics/c/b'],
+      ['d', 'a', '/topics/d/a'],
+    ]);
+    journal.clear();
+    record('b');
+    record('a');
+    expect(journal.entries().map((e) => e.topic)).toEqual(['b', 'a']);
+  });
+
   it('does not journal what only observes the emulator, and records nothing at size 0', () => {
     const events = new EmulatorEvents();
     const journal = new RequestJournal(events, 10);
