@@ -4,8 +4,9 @@ import { credentialFrom } from '../auth/credentials.js';
 import { recordClient, recordRefusedClient } from './exchanges.js';
 
 // Who is calling, settled before the body is read (a stranger's body is never buffered): the
-// last step of the route's arrival (arrival.ts). What they may do is checked by the service route once the document's
-// parameter validation has passed (admission.ts), so a bad name is a 400 before any 403 or 404.
+// last step of the route's arrival (arrival.ts). What they may do is checked by the service route
+// once the document's parameter validation has passed (admission.ts), so a bad name is a 400
+// before any 403 or 404.
 
 /** The arrival step of every route that needs a credential; callback style, so a credential seen before costs no promise. */
 export function authenticationHook(auth: Authenticator) {
