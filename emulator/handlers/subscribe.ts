@@ -2,6 +2,7 @@ import type { EmulatorContext, OperationHandler, TopicParams } from '../context.
 import { EmulatorError } from '../errors.js';
 import { answerRead } from '../http/answers.js';
 import { factsOf } from '../http/admission.js';
+import { exchangeOf } from '../http/exchanges.js';
 import { waitingCursor } from '../topics/read-plan.js';
 
 interface SubscribeQuery {
@@ -31,11 +32,12 @@ export function subscribeHandler(context: EmulatorContext): OperationHandler {
       requireWhole('sequence_number', cursor.sequenceNumber);
       requireWhole('sequence_page', cursor.sequencePage);
       const topic = store.topic(cacheName, topicName);
-      const ready = topic.read(cursor, request.deliveries?.maxItems);
+      const exchange = exchangeOf(request);
+      const ready = topic.read(cursor, exchange.deliveries?.maxItems);
       if (ready !== undefined) return answerRead(context, request, reply, ready);
 
       if (waiting.size >= settings.maxWaitingSubscribers) {
-        if (request.exchange) request.exchange.decidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
+        if (exchange.facts) exchange.facts.decidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
         throw new EmulatorError(
           'limit_exceeded',
           `Too many waiting subscribers (the limit is ${settings.maxWaitingSubscribers}): try again shortly.`,

@@ -4,6 +4,7 @@ import type { EmulatorContext, OperationHandler, RouteInfo, TopicParams } from '
 import { EmulatorError } from '../errors.js';
 import type { RequestFacts, ServiceOperation } from '../requests.js';
 import { applyEffect } from './answers.js';
+import { exchangeOf } from './exchanges.js';
 
 // A service request, once authenticated and its parameters validated: permission, the cache,
 // then (only while something is switched on) the fault rules, chaos and account limits decide,
@@ -12,7 +13,7 @@ import { applyEffect } from './answers.js';
 
 export function factsOf(operation: ServiceOperation, request: FastifyRequest): RequestFacts {
   const { cacheName, topicName } = request.params as TopicParams;
-  const principal = request.principal;
+  const principal = exchangeOf(request).principal;
   return {
     operation,
     cache: cacheName,
@@ -34,7 +35,7 @@ async function admit(
     let decision = faults.decide(facts);
     // A promise only when a rule counted across replicas matched and asked their ledger.
     if (decision instanceof Promise) decision = await decision;
-    if (decision.deliveries) request.deliveries = decision.deliveries;
+    if (decision.deliveries) exchangeOf(request).deliveries = decision.deliveries;
     if (decision.effect) {
       await applyEffect(decision.effect, request, reply, faults.delays);
       if (reply.sent) return;
@@ -58,7 +59,7 @@ export function serviceRoute(
   const { auth, store, faults, limits } = context;
   return function serve(request, reply) {
     const { cacheName, topicName } = request.params as TopicParams;
-    auth.authorize(request.principal!, access, cacheName, topicName);
+    auth.authorize(exchangeOf(request).principal!, access, cacheName, topicName);
     if (!store.hasCache(cacheName))
       throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
     // The service's handlers are synchronous: fastify sends what they sent, no promise per request.

@@ -4,7 +4,7 @@ import { EmulatorError } from '../errors.js';
 import type { Delays } from '../faults/delay.js';
 import type { Effect } from '../requests.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
-import { recordRead } from './exchanges.js';
+import { exchangeOf, recordRead } from './exchanges.js';
 
 // The one place where what the deciders decided meets HTTP: an effect (a fault rule's, chaos's,
 // an account limit's) becomes a held request, a dropped connection or an error answer; a read
@@ -17,7 +17,8 @@ function endConnection(request: FastifyRequest, reply: FastifyReply): void {
 
 /** Ends the connection without an answer: the client sees the socket close. */
 function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
-  if (request.exchange) request.exchange.dropped = true;
+  const facts = exchangeOf(request).facts;
+  if (facts) facts.dropped = true;
   endConnection(request, reply);
 }
 
@@ -32,7 +33,8 @@ export async function applyEffect(
   reply: FastifyReply,
   delays: Delays,
 ): Promise<void> {
-  if (request.exchange) request.exchange.decidedBy = effect.decidedBy;
+  const facts = exchangeOf(request).facts;
+  if (facts) facts.decidedBy = effect.decidedBy;
   if (effect.delayMs) {
     const outcome = await delays.wait(effect.delayMs, reply.raw);
     if (outcome === 'client-gone') return endConnection(request, reply);
@@ -55,7 +57,7 @@ export function answerRead(
   reply: FastifyReply,
   read: ReadAnswer,
 ): void {
-  const deliveries = request.deliveries;
+  const deliveries = exchangeOf(request).deliveries;
   if (deliveries !== null) {
     const effect = deliveries.delivered(read.items);
     // A rule counted across replicas asks their ledger first: the read leaves once it answers.
@@ -79,6 +81,7 @@ export function answerRead(
 
 function sendRead(context: EmulatorContext, request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void {
   if (context.limits.active) context.limits.delivered((request.params as TopicParams).cacheName, read.items);
-  if (request.exchange) recordRead(request.exchange, read);
+  const facts = exchangeOf(request).facts;
+  if (facts) recordRead(facts, read);
   void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(read.body);
 }

@@ -1,15 +1,13 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
-import { Authenticator, type Principal } from '../auth/authenticator.js';
+import { Authenticator } from '../auth/authenticator.js';
 import { Clock } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorControls } from '../control/controls.js';
 import { controlHandlers } from '../control/index.js';
 import { prepareControlScope } from '../control/scope.js';
 import { EmulatorEvents } from '../events.js';
-import type { ExchangeFacts } from '../exchange.js';
-import type { DeliveryWatch } from '../faults/deliveries.js';
 import { FaultInjector } from '../faults/injector.js';
 import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from '../handlers/index.js';
@@ -28,6 +26,7 @@ import { arrivalHook } from './arrival.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { generatedCompilers } from './compilers.js';
 import { connectionGuard } from './connection-guard.js';
+import type { Exchange } from './exchanges.js';
 import {
   clientErrorHandler,
   connectHandler,
@@ -40,12 +39,11 @@ import { WaitingSubscribes } from './waiting.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who called, once authenticated (auth-hooks.ts). */
-    principal: Principal | null;
-    /** The "after N items" fault rules this subscribe counts towards (admission.ts); null for most. */
-    deliveries: DeliveryWatch | null;
-    /** The facts of this exchange, gathered only while someone listens to the events (exchanges.ts). */
-    exchange: ExchangeFacts | null;
+    /**
+     * What the request path keeps of this request (exchanges.ts): made by the arrival hook, so
+     * null only for a request fastify refused before any hook (a malformed path).
+     */
+    exchange: Exchange | null;
   }
 }
 
@@ -146,8 +144,6 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   const controls = new EmulatorControls(context);
   // Metrics count from the request path's exchange records; only the control plane shows them.
   if (settings.controlPlane) controls.metrics.countExchanges(events);
-  app.decorateRequest('principal', null);
-  app.decorateRequest('deliveries', null);
   app.decorateRequest('exchange', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);

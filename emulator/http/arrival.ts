@@ -2,11 +2,12 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { CorsHeaders } from '../security/cors.js';
 import type { BareTypeReader } from './body-parsers.js';
 import type { ConnectionGuard } from './connection-guard.js';
-import { nameExchange } from './exchanges.js';
+import { Exchange, nameExchange } from './exchanges.js';
 
 // What a request goes through before its body is read, in this order:
 //
 //   every request: the app's one onRequest hook, `arrival`
+//     0. its Exchange made (exchanges.ts): what the path keeps of it, in one field of the request;
 //     1. the connection guard (connection-guard.ts): Host, what a browser may do, pipelining
 //        depth; it opens the exchange's facts while the events are heard;
 //     2. the CORS headers (security/cors.ts);
@@ -27,7 +28,9 @@ export type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done:
 /** The onRequest hook of every request: the connection's checks, then the CORS headers. */
 export function arrivalHook(guard: ConnectionGuard, cors: CorsHeaders): OnRequestHook {
   return function arrival(request, reply, done) {
-    const refusal = guard(request, reply);
+    const exchange = new Exchange();
+    request.exchange = exchange;
+    const refusal = guard(request, reply, exchange);
     if (refusal !== undefined) return done(refusal);
     cors(request, reply);
     done();
@@ -41,7 +44,8 @@ export function routeArrival(
   authenticate: OnRequestHook | undefined,
 ): OnRequestHook {
   return function arrivedAt(request, reply, done) {
-    if (request.exchange) nameExchange(request.exchange, operationId, request);
+    const facts = request.exchange?.facts;
+    if (facts) nameExchange(facts, operationId, request);
     if (bareType !== undefined) bareType(request);
     if (authenticate === undefined) return done();
     authenticate(request, reply, done);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { credentialFrom } from '../auth/credentials.js';
-import { recordClient, recordRefusedClient } from './exchanges.js';
+import { exchangeOf, recordClient, recordRefusedClient } from './exchanges.js';
 
 // Who is calling, settled before the body is read (a stranger's body is never buffered): the
 // last step of the route's arrival (arrival.ts). What they may do is checked by the service route
@@ -27,11 +27,12 @@ export function authenticationHook(auth: Authenticator) {
 }
 
 function refused(request: FastifyRequest, error: Error, done: HookHandlerDoneFunction): void {
-  if (request.exchange) {
+  const facts = exchangeOf(request).facts;
+  if (facts) {
     const { token } = request.query as { token?: unknown };
     const header = request.headers.authorization ?? '';
     const presented = header !== '' ? header : typeof token === 'string' ? token : '';
-    if (presented !== '') recordRefusedClient(request.exchange, presented);
+    if (presented !== '') recordRefusedClient(facts, presented);
   }
   done(error);
 }
@@ -42,7 +43,8 @@ function identified(
   principal: Principal,
   done: HookHandlerDoneFunction,
 ): void {
-  request.principal = principal;
-  if (request.exchange) recordClient(request.exchange, credential, principal);
+  const exchange = exchangeOf(request);
+  exchange.principal = principal;
+  if (exchange.facts) recordClient(exchange.facts, credential, principal);
   done();
 }

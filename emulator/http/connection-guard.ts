@@ -1,13 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
-import type { ExchangeFacts } from '../exchange.js';
 import type { BrowserGuard } from '../security/browser-guard.js';
 import { planeOf } from '../security/origins.js';
-import { closeExchange, openExchange } from './exchanges.js';
+import { closeExchange, openExchange, type Exchange } from './exchanges.js';
 
 // Checks every request makes of its connection before it is routed (the first step of the
 // arrival hook, arrival.ts): a refusal to answer, or undefined to go on.
@@ -24,38 +22,52 @@ import { closeExchange, openExchange } from './exchanges.js';
 //   is answered 429 `limit_exceeded` (small) and the connection closes after it.
 // - While someone listens to the events, the facts of the exchange are opened here, and emitted
 //   by the same `close` listener that counts the answer (exchanges.ts).
+//
+// What it counts per connection is kept beside the socket (a WeakMap), not on it: exchanges.ts
+// says why nothing is added to Node's objects.
 
 /** Most requests one connection may have waiting for their answers. Browsers and undici send one at a time. */
 export const PIPELINE_DEPTH = 16;
 
-const unanswered = Symbol('requests of this connection not answered yet');
-const exchange = Symbol('the facts of this exchange');
-type CountedSocket = Socket & { [unanswered]?: number };
-const openedAt = Symbol('performance.now() when this exchange arrived');
-type Response = ServerResponse & { [exchange]?: ExchangeFacts; [openedAt]?: number };
+/** One connection, as the guard counts it. */
+interface Connection {
+  /** Its number in the exchanges' facts (`connectionId`), from 1 in the order first seen. */
+  readonly id: number;
+  /** Its requests not answered yet. */
+  unanswered: number;
+}
 
-export type ConnectionGuard = (request: FastifyRequest, reply: FastifyReply) => EmulatorError | undefined;
+export type ConnectionGuard = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exchange: Exchange,
+) => EmulatorError | undefined;
 
 export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, clock: Clock): ConnectionGuard {
   const { hostAllowed } = browser;
-  // One listener per app (no closure and no record per request): a response, once closed, no
-  // longer counts, and its exchange (when recorded) is told.
-  function answered(this: Response): void {
-    (this.req.socket as CountedSocket)[unanswered] -= 1;
-    const facts = this[exchange];
-    if (facts !== undefined) closeExchange(facts, this[openedAt]!, this, events);
+  const connections = new WeakMap<Socket, Connection>();
+  let lastConnectionId = 0;
+  function opened(socket: Socket): Connection {
+    const connection = { id: ++lastConnectionId, unanswered: 0 };
+    connections.set(socket, connection);
+    return connection;
   }
-  return function guard(request: FastifyRequest, reply: FastifyReply): EmulatorError | undefined {
+  return function guard(request: FastifyRequest, reply: FastifyReply, exchange: Exchange): EmulatorError | undefined {
+    const connection = connections.get(request.raw.socket) ?? opened(request.raw.socket);
+    const depth = ++connection.unanswered;
+    const response = reply.raw;
     if (events.listens('request')) {
-      const facts = openExchange(request, clock);
-      request.exchange = facts;
-      (reply.raw as Response)[exchange] = facts;
-      (reply.raw as Response)[openedAt] = performance.now();
+      const facts = openExchange(request, clock, connection.id);
+      exchange.facts = facts;
+      const openedAt = performance.now();
+      // Once closed, the response no longer counts, and its exchange is told.
+      response.on('close', () => {
+        connection.unanswered -= 1;
+        closeExchange(facts, openedAt, response, events);
+      });
+    } else {
+      response.on('close', () => void (connection.unanswered -= 1));
     }
-    const socket = request.raw.socket as CountedSocket;
-    const depth = (socket[unanswered] ?? 0) + 1;
-    socket[unanswered] = depth;
-    reply.raw.on('close', answered);
     const { host, origin } = request.headers;
     if (host === undefined && request.raw.httpVersion === '1.1') {
       return new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.');
@@ -79,7 +91,7 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
     }
     if (depth > PIPELINE_DEPTH) {
       reply.header('connection', 'close');
-      if (request.exchange) request.exchange.decidedBy = { kind: 'limit', limit: 'connections' };
+      if (exchange.facts) exchange.facts.decidedBy = { kind: 'limit', limit: 'connections' };
       return new EmulatorError(
         'limit_exceeded',
         `More than ${PIPELINE_DEPTH} requests on one connection are waiting for their answers: read the answers, or use more connections.`,

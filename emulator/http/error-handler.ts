@@ -36,12 +36,13 @@ export function toEmulatorError(error: FastifyError, payloadLimit: number): Emul
 }
 
 export function sendError(reply: FastifyReply, error: EmulatorError): FastifyReply {
-  const exchange = reply.request.exchange;
-  if (exchange) {
+  // Null for a request fastify refused before any hook (a malformed path): nothing was recorded.
+  const facts = reply.request.exchange?.facts;
+  if (facts) {
     // Refused before its route's own steps (the connection guard, the control plane's key check):
     // the operation is named here, from the route's config.
-    if (exchange.operation === null) nameExchange(exchange, operationOf(reply.request), reply.request);
-    recordError(exchange, error);
+    if (facts.operation === null) nameExchange(facts, operationOf(reply.request), reply.request);
+    recordError(facts, error);
   }
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }

@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Principal } from '../auth/authenticator.js';
 import { hasBearerPrefix, withoutBearerPrefix } from '../auth/credentials.js';
 import { jwtFrom } from '../auth/tokens.js';
@@ -9,23 +8,41 @@ import type { Clock } from '../clock.js';
 import type { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { CredentialPlace, ExchangeFacts, SubscribeCursor } from '../exchange.js';
+import type { DeliveryWatch } from '../faults/deliveries.js';
 import { planeOf } from '../security/origins.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
 
-// The facts of one answered request (exchange.ts), gathered along the request path only while
-// someone listens to the events: the connection guard opens them (one boolean otherwise), each
-// step that decides fills its part in, and the response's `close` (the guard's shared listener)
-// emits them once the answer has left or the client has gone. Every request pays for this while
-// the journal or metrics listen (the default), so the per-request work is one object literal of
-// fixed shape and plain field writes; anything derived is worked out once per credential.
+// One request and its answer, as the request path knows it: an `Exchange`, made by the arrival
+// hook (arrival.ts) and kept in the one field the emulator adds to fastify's request. Its facts
+// (exchange.ts) are gathered only while someone listens to the events: the connection guard opens
+// them (one boolean otherwise), each step that decides fills its part in, and the response's
+// `close` emits them once the answer has left or the client has gone. Every request pays for
+// this while the journal or metrics listen (the default), so the per-request work is one object
+// literal of fixed shape and plain field writes; anything derived is worked out once per credential.
+//
+// One field, not one per thing: fastify sets a request's fields in a loop whose one store sees
+// every field's name, so two or more make that store megamorphic on every request. And nothing is
+// added to Node's own objects (the socket, the response): a field added after Node made them gives
+// them a second shape, and Node's stream and event code, which every request runs, then sees more
+// shapes than it can keep fast.
 
-const connectionIds = Symbol('exchange: the connection number');
-let lastConnectionId = 0;
+/** What the request path keeps of one request: who called, what counts its answer, its facts. */
+export class Exchange {
+  /** Who called, once authenticated (auth-hooks.ts). */
+  principal: Principal | null = null;
+  /** The "after N items" fault rules this subscribe counts towards (admission.ts); null for most. */
+  deliveries: DeliveryWatch | null = null;
+  /** The facts of this exchange, gathered only while someone listens to the events; else null. */
+  facts: ExchangeFacts | null = null;
+}
 
 /** The items of an answer without any (every publish): one shared, frozen array, never written. */
 const NO_ITEMS = Object.freeze([]) as unknown as number[];
 
-type Numbered = Socket & { [connectionIds]?: number };
+/** The request's exchange: made at arrival (arrival.ts); made here for a request that skipped it, so it is never missing. */
+export function exchangeOf(request: FastifyRequest): Exchange {
+  return request.exchange ?? (request.exchange = new Exchange());
+}
 
 /** Route config the request path reads: the operation a route serves. */
 export interface RouteConfig {
@@ -57,11 +74,10 @@ function cursorSent(query: unknown): SubscribeCursor | null {
  * The facts known when a request arrives, before its route's own steps: which operation it is
  * comes from the route (`nameExchange`), so a request pays nothing here to find its route's config.
  */
-export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFacts {
+export function openExchange(request: FastifyRequest, clock: Clock, connectionId: number): ExchangeFacts {
   const url = request.url;
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  const socket = request.raw.socket as Numbered;
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
   return {
     plane: planeOf(path),
@@ -70,7 +86,7 @@ export function openExchange(request: FastifyRequest, clock: Clock): ExchangeFac
     path,
     at: clock.now(),
     durationMs: 0,
-    connectionId: (socket[connectionIds] ??= ++lastConnectionId),
+    connectionId,
     cache: params?.cacheName ?? null,
     topic: params?.topicName ?? null,
     cursor: null,

@@ -6,7 +6,7 @@ import type { Effect, RequestFacts, WaitingRequest, WaitingRequests } from '../r
 import type { Cursor } from '../topics/read-plan.js';
 import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
 import type { Topic } from '../topics/topic.js';
-import { clientIdentity } from './exchanges.js';
+import { clientIdentity, exchangeOf } from './exchanges.js';
 
 // A subscribe request that waits: one object owning its cursor, start time, request facts,
 // timer and reply, held in one registry. Its topic wakes it (answer), its timeout, a reset or
@@ -37,16 +37,17 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
   ) {}
 
   get maxItems(): number {
-    return this.request.deliveries?.maxItems ?? Infinity;
+    return exchangeOf(this.request).deliveries?.maxItems ?? Infinity;
   }
 
   /** Who waits, as the exchange's `client` names it (never the credential); worked out when asked. */
   get client(): string | null {
     const { request } = this;
-    if (request.principal === null) return null;
+    const principal = exchangeOf(request).principal;
+    if (principal === null) return null;
     try {
       const query = (request.query as { token?: unknown } | undefined)?.token;
-      return clientIdentity(credentialFrom(request.headers.authorization, query), request.principal);
+      return clientIdentity(credentialFrom(request.headers.authorization, query), principal);
     } catch {
       return null;
     }
@@ -87,8 +88,8 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
     this.topic.unpark(this);
     this.timer?.cancel();
     this.registry.forget(this);
-    const exchange = this.request.exchange;
-    if (exchange) exchange.waitedMs = this.registry.clock.now() - this.since;
+    const facts = exchangeOf(this.request).facts;
+    if (facts) facts.waitedMs = this.registry.clock.now() - this.since;
     if (this.cleanups) for (const cleanup of this.cleanups.splice(0)) cleanup();
     return true;
   }
