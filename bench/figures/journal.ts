@@ -1,7 +1,7 @@
 import { median } from '../stats.js';
 import { notMeasured, ratioOf, withSettings, type BenchContext, type Figure, type FigureResult } from './figure.js';
 import { journalRecordCost } from './journal-record.js';
-import { freshRounds, pacedRate, saturatedCpuUs, type Sample } from './throughput.js';
+import { freshRounds, pacedRate, saturatedCpuUs, type Sample } from './autocannon-rounds.js';
 
 // What the request journal costs the publish hot path: the throughput figure's load against the
 // emulator as shipped (journal on, 10,000 entries) and with `journalSize: 0` (no listener on the

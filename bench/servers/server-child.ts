@@ -25,12 +25,30 @@ interface EmulatorModule {
   startEmulator(options: Record<string, unknown>): Promise<Emulator>;
 }
 
+async function startEmulator(): Promise<Emulator> {
+  const emulator = (await import(pathToFileURL(spec.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
+  return emulator.startEmulator({ host: '127.0.0.1', port: 0, logLevel: 'warn', ...spec.settings });
+}
+
 async function start(): Promise<RunningServer & { apiKey: string }> {
   if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
+  if (spec.kind === 'b-fastify-hosted') {
+    // B-fastify's route in a process where an emulator was started first and is left idle: what a
+    // route costs in the emulator's process before any of the emulator's own work.
+    const idle = await startEmulator();
+    const bFastify = await startBFastify();
+    return {
+      url: bFastify.url,
+      apiKey: '',
+      close: async () => {
+        await bFastify.close();
+        await idle.close();
+      },
+    };
+  }
   if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
   if (spec.kind === 'layered') return { ...(await startLayered((spec.layers ?? []) as Layer[])), apiKey: '' };
-  const emulator = (await import(pathToFileURL(spec.emulatorModule ?? emulatorModule).href)) as EmulatorModule;
-  const running = await emulator.startEmulator({ host: '127.0.0.1', port: 0, logLevel: 'warn', ...spec.settings });
+  const running = await startEmulator();
   return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
 }
 
@@ -46,16 +64,18 @@ let finished = 0;
 const postStartedAt = new WeakMap<object, number>();
 let timingPosts = false;
 let lastPostMs: number | undefined;
-diagnostics.subscribe('http.server.request.start', (message) => {
-  started++;
-  const { request } = message as { request: { method?: string } };
-  if (timingPosts && request.method === 'POST') postStartedAt.set(request, performance.now());
-});
-diagnostics.subscribe('http.server.response.finish', (message) => {
-  finished++;
-  const startedAt = postStartedAt.get((message as { request: object }).request);
-  if (startedAt !== undefined) lastPostMs = performance.now() - startedAt;
-});
+if (spec.probes !== false) {
+  diagnostics.subscribe('http.server.request.start', (message) => {
+    started++;
+    const { request } = message as { request: { method?: string } };
+    if (timingPosts && request.method === 'POST') postStartedAt.set(request, performance.now());
+  });
+  diagnostics.subscribe('http.server.response.finish', (message) => {
+    finished++;
+    const startedAt = postStartedAt.get((message as { request: object }).request);
+    if (startedAt !== undefined) lastPostMs = performance.now() - startedAt;
+  });
+}
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -63,6 +83,10 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 async function settled(): Promise<void> {
   // A request counted as started may still be in its async hooks; a few loop turns let it park.
   for (let i = 0; i < 3; i++) await turn();
+}
+
+function probed(): void {
+  if (spec.probes === false) throw new Error('this server was started without request probes (probes: false)');
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -82,11 +106,13 @@ serveParent({
     return { ...process.memoryUsage(), gcExposed: gc !== undefined };
   },
   inflight: async () => {
+    probed();
     await settled();
     return started - finished;
   },
   /** Resolves once exactly `count` requests are in flight (parked), or rejects after the timeout. */
   waitInflight: async (args: { count: number; timeoutMs: number }) => {
+    probed();
     const deadline = Date.now() + args.timeoutMs;
     for (;;) {
       if (started - finished === args.count) {
@@ -98,7 +124,10 @@ serveParent({
     }
   },
   /** Starts timing POSTs inside the server (lastPostMs). */
-  timePosts: () => (timingPosts = true),
+  timePosts: () => {
+    probed();
+    return (timingPosts = true);
+  },
   /** Server-side time of the last POST answered: request parsed to answer written (ms). */
   lastPostMs: () => lastPostMs,
   /** CPU time used by this process so far (user + system, ms), to tell a saturated server from an idle one. */

@@ -1,12 +1,21 @@
 /** Which server a bench child runs, and for the emulator, with which settings. */
-export type ServerKind = 'ours' | 'b-fastify' | 'b-ref' | 'layered';
+export type ServerKind = 'ours' | 'b-fastify' | 'b-fastify-hosted' | 'b-ref' | 'layered';
 
 export interface ServerSpec {
   kind: ServerKind;
-  /** startEmulator settings for `ours` (port, host and logLevel are set by the child). */
+  /**
+   * startEmulator settings for `ours`, and for the idle emulator beside `b-fastify-hosted` (B-fastify's
+   * route in a process that started an emulator first); port, host and logLevel are set by the child.
+   */
   settings?: Record<string, unknown>;
   /** For `layered`: the emulator's layers added to B-fastify (profile/layered-fastify.ts). */
   layers?: string[];
   /** The built emulator module, when not the repository's dist/emulator/index.js. */
   emulatorModule?: string;
+  /**
+   * Whether the child counts requests through Node's HTTP diagnostics channels (inflight,
+   * timePosts): true unless false. Every request pays for the subscribers, so a figure that does
+   * not ask turns them off.
+   */
+  probes?: boolean;
 }

@@ -103,3 +103,21 @@ describe('a baseline in its own process', () => {
     }
   });
 });
+
+describe("B-fastify in a process that started the emulator (the throughput figure's ceiling)", () => {
+  it("serves B-fastify's route, not the emulator, and refuses the request probes when started without them", async () => {
+    const server = await ServerProcess.start({ kind: 'b-fastify-hosted', probes: false });
+    try {
+      // B-fastify ignores the credential; the emulator would refuse this one with 401.
+      const publish = await request(`${server.url}/topics/default-cache/t`, {
+        method: 'POST',
+        headers: textHeaders,
+        body: 'x',
+      });
+      expect(publish.statusCode).toBe(204);
+      await expect(server.inflight()).rejects.toThrow(/without request probes/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
