@@ -7,10 +7,7 @@ import { cpuPerRequestUs, interleavedRounds, rateOf, type Contender, type RoundT
 
 // Publish throughput: 100 keep-alive connections POSTing text to one topic, authenticated with
 // the dev key, against the emulator and against B-fastify's bare route, loaded in turn
-// (interleaved.ts says why), each round with fresh processes. A second comparison in the same
-// run puts B-fastify's own route in a process that started an emulator first (left idle) beside
-// a pristine B-fastify: what any route costs in the emulator's process before the emulator's own
-// work, the ceiling of the first ratio.
+// (interleaved.ts says why), each round with fresh processes.
 
 export const connections = 100;
 /** Rounds (fresh processes) at least: one process scatters by ±5%, so fewer would decide the verdict. */
@@ -70,14 +67,7 @@ export const throughput: Figure = {
       context.log,
       'throughput',
     );
-    const [hosted, pristine] = await interleavedRounds(
-      [{ name: 'b-fastify-hosted', spec: unprobed({ ...context.ours, kind: 'b-fastify-hosted' }) }, bFastify],
-      options(rounds),
-      context.log,
-      'throughput (ceiling)',
-    );
     const ratio = ratioOf(rateOf(ours!), rateOf(baseline!));
-    const ceiling = ratioOf(rateOf(hosted!), rateOf(pristine!));
     const failures = failuresOf(ours!) + failuresOf(baseline!);
     const rows: Row[] = [
       {
@@ -87,17 +77,6 @@ export const throughput: Figure = {
         ratio,
         pass: ratio === null ? null : ratio >= 0.8 && failures === 0,
         note: `${spreadNote(perRound(ours!, baseline!))}${failures > 0 ? `; ${failures} failed publishes or connections` : ''}`,
-      },
-      {
-        figure: "B-fastify's route in a process that started the emulator (left idle)",
-        unit: 'req/s',
-        ours: rateOf(hosted!),
-        baseline: rateOf(pristine!),
-        baselineName: 'B-fastify POST',
-        ratio: ceiling,
-        target: 'none: the ceiling of the row above',
-        pass: null,
-        note: spreadNote(perRound(hosted!, pristine!)),
       },
       {
         figure: 'server CPU per publish, saturated',
@@ -119,7 +98,7 @@ export const throughput: Figure = {
         turnMs,
         warmUpMs,
         interleaved: true,
-        totals: { ours, baseline, hosted, pristine },
+        totals: { ours, baseline },
       },
     };
   },

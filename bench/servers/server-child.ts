@@ -32,20 +32,6 @@ async function startEmulator(): Promise<Emulator> {
 
 async function start(): Promise<RunningServer & { apiKey: string }> {
   if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
-  if (spec.kind === 'b-fastify-hosted') {
-    // B-fastify's route in a process where an emulator was started first and is left idle: what a
-    // route costs in the emulator's process before any of the emulator's own work.
-    const idle = await startEmulator();
-    const bFastify = await startBFastify();
-    return {
-      url: bFastify.url,
-      apiKey: '',
-      close: async () => {
-        await bFastify.close();
-        await idle.close();
-      },
-    };
-  }
   if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
   if (spec.kind === 'layered') return { ...(await startLayered((spec.layers ?? []) as Layer[])), apiKey: '' };
   const running = await startEmulator();

@@ -1,12 +1,9 @@
 /** Which server a bench child runs, and for the emulator, with which settings. */
-export type ServerKind = 'ours' | 'b-fastify' | 'b-fastify-hosted' | 'b-ref' | 'layered';
+export type ServerKind = 'ours' | 'b-fastify' | 'b-ref' | 'layered';
 
 export interface ServerSpec {
   kind: ServerKind;
-  /**
-   * startEmulator settings for `ours`, and for the idle emulator beside `b-fastify-hosted` (B-fastify's
-   * route in a process that started an emulator first); port, host and logLevel are set by the child.
-   */
+  /** startEmulator settings for `ours` (port, host and logLevel are set by the child). */
   settings?: Record<string, unknown>;
   /** For `layered`: the emulator's layers added to B-fastify (profile/layered-fastify.ts). */
   layers?: string[];

@@ -104,11 +104,10 @@ describe('a baseline in its own process', () => {
   });
 });
 
-describe("B-fastify in a process that started the emulator (the throughput figure's ceiling)", () => {
-  it("serves B-fastify's route, not the emulator, and refuses the request probes when started without them", async () => {
-    const server = await ServerProcess.start({ kind: 'b-fastify-hosted', probes: false });
+describe('a server started without request probes', () => {
+  it('serves, and refuses the probes (every request would pay for them)', async () => {
+    const server = await ServerProcess.start({ kind: 'b-fastify', probes: false });
     try {
-      // B-fastify ignores the credential; the emulator would refuse this one with 401.
       const publish = await request(`${server.url}/topics/default-cache/t`, {
         method: 'POST',
         headers: textHeaders,
@@ -116,6 +115,7 @@ describe("B-fastify in a process that started the emulator (the throughput figur
       });
       expect(publish.statusCode).toBe(204);
       await expect(server.inflight()).rejects.toThrow(/without request probes/);
+      await expect(server.timePosts()).rejects.toThrow(/without request probes/);
     } finally {
       await server.stop();
     }
