@@ -1008,6 +1008,7 @@ export interface components {
             at: number;
             /** @description Real milliseconds until the answer left or the connection closed. */
             durationMs: number;
+            /** @description This emulator's number for the connection the request came on, from 1 in the order connections first sent a request (with a Redis store, per replica). */
             connectionId: number;
             cache: string | null;
             topic: string | null;
