@@ -51,6 +51,25 @@ describe('exchange facts on the event stream', () => {
     expect(JSON.stringify(facts)).not.toContain(emulator.apiKey);
   });
 
+  it("numbers each connection from 1, in this emulator's order, and keeps its number for its next requests", async () => {
+    const { Agent } = await import('undici');
+    const agents = [new Agent({ connections: 1 }), new Agent({ connections: 1 })];
+    try {
+      const post = (agent: (typeof agents)[number]) =>
+        fetch(`${emulator.url}/topics/${CACHE}/t`, {
+          method: 'POST',
+          headers: { authorization: emulator.apiKey, 'content-type': 'text/plain' },
+          body: 'm',
+          dispatcher: agent,
+        } as RequestInit);
+      for (const agent of [agents[0]!, agents[1]!, agents[0]!]) expect((await post(agent)).status).toBe(204);
+      const ids = [(await record(1)).connectionId, (await record(2)).connectionId, (await record(3)).connectionId];
+      expect(ids).toEqual([1, 2, 1]);
+    } finally {
+      await Promise.all(agents.map((agent) => agent.close()));
+    }
+  });
+
   it('a subscribe with items: its cursor, the numbers delivered and their page', async () => {
     await publishMany(emulator, 't', 3);
     const response = await client.subscribe('t', { seq: 2 });
