@@ -2,9 +2,8 @@ import autocannon from 'autocannon';
 import { devCredentials, publishHeaders, topicPath } from '../load/publisher.js';
 import { pinCpus, type CpuPinning } from '../cpu-pinning.js';
 import { ServerProcess } from '../servers/server-process.js';
-import type { ServerSpec } from '../servers/server-spec.js';
 import { nowMs } from '../clock.js';
-import { alternating } from './figure.js';
+import { alternating, type Contender } from './figure.js';
 
 // Rounds of autocannon load (100 connections POSTing text to one topic, authenticated with the
 // dev key), one server at a time: the journal figure's on/off comparison and the Redis figure's
@@ -73,19 +72,13 @@ export async function measure(server: ServerProcess): Promise<Sample> {
   };
 }
 
-/** One server of a figure: a name for the log and the spec each round starts afresh. */
-export interface Entrant {
-  name: string;
-  spec: ServerSpec;
-}
-
 /**
  * `runs` rounds; in each, every contender (in alternating order) is started, warmed up, measured
  * and stopped, the server and the load generator each on a CPU of its own (cpu-pinning.ts).
  * Returns each contender's samples, in its order.
  */
 export async function freshRounds(
-  entrants: readonly Entrant[],
+  entrants: readonly Contender[],
   runs: number,
   log: (message: string) => void,
   figure: string,
@@ -105,7 +98,7 @@ export async function freshRounds(
 }
 
 async function freshRound(
-  entrant: Entrant,
+  entrant: Contender,
   i: number,
   cpus: CpuPinning,
   log: (message: string) => void,

@@ -38,6 +38,12 @@ export interface BenchContext {
   log: (message: string) => void;
 }
 
+/** One server of a comparison: a name for the log, and the spec each round starts afresh. */
+export interface Contender {
+  name: string;
+  spec: ServerSpec;
+}
+
 export interface Figure {
   name: string;
   run(context: BenchContext): Promise<FigureResult>;

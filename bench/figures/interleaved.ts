@@ -2,8 +2,7 @@ import { pause } from '../clock.js';
 import { pinCpus } from '../cpu-pinning.js';
 import { KeepAliveLoad } from '../load/keep-alive-load.js';
 import { ServerProcess } from '../servers/server-process.js';
-import type { ServerSpec } from '../servers/server-spec.js';
-import { alternating } from './figure.js';
+import { alternating, type Contender } from './figure.js';
 
 // Servers compared by loading them in turn, a fraction of a second each, many times over, while
 // they stand side by side on the server's CPU (the idle one waits in epoll and uses none). On
@@ -12,12 +11,6 @@ import { alternating } from './figure.js';
 // judged by the host's moment as much as by their own cost (one run's per-round ratios spanned
 // 0.32–1.08×). Turns of 300 ms share every such swing between the servers. Each round still
 // starts every server afresh: the same build scatters by ±5% from one process to the next.
-
-/** One server of a comparison: a name for the log, and the spec each round starts afresh. */
-export interface Contender {
-  name: string;
-  spec: ServerSpec;
-}
 
 /** What one contender did over one round's turns. */
 export interface RoundTotals {
@@ -47,6 +40,12 @@ export interface InterleavedOptions {
 export function rateOf(totals: readonly RoundTotals[]): number {
   const ms = totals.reduce((sum, round) => sum + round.ms, 0);
   return ms === 0 ? 0 : (totals.reduce((sum, round) => sum + round.requests, 0) * 1000) / ms;
+}
+
+/** The share of one CPU a server used over its turns: well under 1 means the load, not the server, set its rate. */
+export function cpuShareOf(totals: readonly RoundTotals[]): number {
+  const ms = totals.reduce((sum, round) => sum + round.ms, 0);
+  return ms === 0 ? 0 : totals.reduce((sum, round) => sum + round.cpuMs, 0) / ms;
 }
 
 /** Server CPU per answered request, µs, over some totals. */

@@ -69,10 +69,10 @@ export class KeepAliveLoad {
     for (const socket of sockets) this.follow(socket);
   }
 
-  /** Opens `connections` connections to the server at `url`; the load starts with `start()`. */
+  /** Opens `connections` connections to the server at `url`; the load starts with `start()`. If one fails, none is left open. */
   static async open(url: string, request: Buffer, connections: number): Promise<KeepAliveLoad> {
     const { hostname, port } = new URL(url);
-    const sockets = await Promise.all(
+    const opened = await Promise.allSettled(
       Array.from(
         { length: connections },
         () =>
@@ -86,6 +86,12 @@ export class KeepAliveLoad {
           }),
       ),
     );
+    const sockets = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = opened.find((result) => result.status === 'rejected');
+    if (failed !== undefined) {
+      for (const socket of sockets) socket.destroy();
+      throw failed.reason;
+    }
     return new KeepAliveLoad(request, sockets);
   }
 

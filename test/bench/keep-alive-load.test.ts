@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KeepAliveLoad, postRequest, takeAnswers } from '../../bench/load/keep-alive-load.js';
-import { cpuPerRequestUs, rateOf } from '../../bench/figures/interleaved.js';
+import { cpuPerRequestUs, cpuShareOf, rateOf } from '../../bench/figures/interleaved.js';
 
 describe('takeAnswers', () => {
   it('takes every complete answer, by Content-Length, chunks or none, and leaves the rest', () => {
@@ -83,6 +83,15 @@ describe('KeepAliveLoad', () => {
     expect(load.counts.answered).toBeGreaterThan(first.answered);
   });
 
+  it('fails to open when the server cannot be reached, with the reason', async () => {
+    const target = await serve(() => 204);
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    await expect(KeepAliveLoad.open(target.url, postRequest(target.url, '/t', {}, 'x'), 3)).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+  });
+
   it('counts a connection the server drops, and does not wait for its request', async () => {
     const target = await serve(() => 204);
     load = await KeepAliveLoad.open(target.url, postRequest(target.url, '/t', {}, 'x'), 2);
@@ -97,15 +106,17 @@ describe('KeepAliveLoad', () => {
   });
 });
 
-describe('rateOf and cpuPerRequestUs', () => {
-  it('pool the rounds: requests over time, CPU over requests', () => {
+describe('rateOf, cpuPerRequestUs and cpuShareOf', () => {
+  it('pool the rounds: requests over time, CPU over requests, CPU over time', () => {
     const rounds = [
       { requests: 3000, failures: 0, ms: 1000, cpuMs: 90 },
       { requests: 1000, failures: 0, ms: 1000, cpuMs: 30 },
     ];
     expect(rateOf(rounds)).toBe(2000);
     expect(cpuPerRequestUs(rounds)).toBe(30);
+    expect(cpuShareOf(rounds)).toBeCloseTo(0.06);
     expect(rateOf([])).toBe(0);
     expect(cpuPerRequestUs([])).toBe(0);
+    expect(cpuShareOf([])).toBe(0);
   });
 });
