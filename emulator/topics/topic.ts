@@ -135,12 +135,9 @@ export class Topic {
 
   /** The retained messages, oldest first, with their values as delivered. */
   retainedMessages(): RetainedMessage[] {
-    return this.retained.slice(this.retained.firstSeq, this.retained.size).map((message) => {
-      const { item } = JSON.parse(message.element) as {
-        item: { topic_sequence_number: number; value: RetainedMessage['value'] };
-      };
-      return { sequenceNumber: item.topic_sequence_number, value: item.value };
-    });
+    return this.retained
+      .slice(this.retained.firstSeq, this.retained.size)
+      .map((message) => ({ sequenceNumber: message.sequenceNumber, value: message.value }));
   }
 
   /**

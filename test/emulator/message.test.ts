@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonString, storeMessage } from '../../emulator/topics/message.js';
 
-// The stored element is built by concatenation around JSON.stringify of the value (the publish
-// path's cheaper form): it must be exactly the JSON of the whole element.
+// The stored element is built by concatenation around JSON.stringify of the value (the delivery
+// path's cheaper form), at the first delivery: it must be exactly the JSON of the whole element,
+// and the value read back must be the same before and after it is built.
 
 const position = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
 
@@ -38,13 +39,14 @@ describe('storeMessage', () => {
     fc.assert(
       fc.property(position, position, fc.string({ unit: 'binary' }), (page, seq, text) => {
         const stored = storeMessage(page, seq, { text });
+        expect(stored.value).toEqual({ text });
         expect(stored.element).toBe(
           JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { text } } }),
         );
         expect(JSON.parse(stored.element)).toEqual({
           item: { sequence_page: page, topic_sequence_number: seq, value: { text } },
         });
-        expect(stored.bytes).toBe(Buffer.byteLength(text));
+        expect(stored.value).toEqual({ text });
       }),
     );
   });
@@ -57,11 +59,21 @@ describe('storeMessage', () => {
         const view = backing.subarray(offset, offset + bytes.length);
         const stored = storeMessage(page, seq, { binary: view });
         const binary = Buffer.from(bytes).toString('base64');
+        backing.fill(0xff); // the published body's bytes are not held: changing them changes nothing
+        expect(stored.value).toEqual({ binary });
         expect(stored.element).toBe(
           JSON.stringify({ item: { sequence_page: page, topic_sequence_number: seq, value: { binary } } }),
         );
-        expect(stored.bytes).toBe(bytes.length);
+        expect(stored.value).toEqual({ binary });
       }),
     );
+  });
+
+  it('builds its element on first delivery and keeps it, with its page and number', () => {
+    const stored = storeMessage(1, 2, { text: 'hello "world"' });
+    const first = stored.element;
+    expect(stored.element).toBe(first);
+    expect(stored.sequenceNumber).toBe(2);
+    expect(stored.page).toBe(1);
   });
 });
