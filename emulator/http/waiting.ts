@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import { credentialFrom } from '../auth/credentials.js';
 import type { Clock, ClockTimer } from '../clock.js';
 import type { EmulatorEvents } from '../events.js';
@@ -99,6 +100,8 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
 // the concurrent-subscriptions limit, the state), read-only for everyone but the subscribe path.
 export class WaitingSubscribes implements WaitingRequests {
   private readonly entries = new Set<WaitingSubscribe>();
+  /** Per connection, its subscribes that wait queued behind an earlier answer (pipelined). */
+  private readonly queued = new WeakMap<Socket, { waiting: Set<WaitingSubscribe>; closed: () => void }>();
 
   constructor(
     readonly clock: Clock,
@@ -134,7 +137,34 @@ export class WaitingSubscribes implements WaitingRequests {
     if (this.longPollTimeoutMs > 0)
       waiting.timer = this.clock.schedule(this.longPollTimeoutMs, () => waiting.answer(EMPTY_READ));
     reply.raw.once('close', () => waiting.abandon());
+    // An answer queued behind an earlier one on its connection (pipelined) has no socket yet, and
+    // when the connection closes Node drops it without a 'close': it leaves with its connection.
+    if (reply.raw.socket === null) this.queueOn(request.raw.socket, waiting);
     return waiting;
+  }
+
+  /** One listener per connection, only while it has queued subscribes waiting. */
+  private queueOn(socket: Socket, waiting: WaitingSubscribe): void {
+    if (socket.destroyed) return waiting.abandon();
+    let queued = this.queued.get(socket);
+    if (queued === undefined) {
+      const waitingHere = new Set<WaitingSubscribe>();
+      const closed = () => {
+        this.queued.delete(socket);
+        for (const left of [...waitingHere.keys()]) left.abandon();
+      };
+      queued = { waiting: waitingHere, closed };
+      this.queued.set(socket, queued);
+      socket.once('close', closed);
+    }
+    const here = queued;
+    here.waiting.add(waiting);
+    waiting.onEnd(() => {
+      here.waiting.delete(waiting);
+      if (here.waiting.size > 0 || this.queued.get(socket) !== here) return;
+      this.queued.delete(socket);
+      socket.off('close', here.closed);
+    });
   }
 
   /** Answers every waiting request with no items (reset, shutdown); returns them. */

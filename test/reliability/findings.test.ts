@@ -165,6 +165,32 @@ describe('fixed in the second session', () => {
     expect(JSON.parse(refused.body.toString())).toMatchObject({ code: 'limit_exceeded' });
   });
 
+  it('pipelined long-polls from a client that leaves are let go with its connection, not held until their timeout', async () => {
+    // No timeout: only the client's leaving can end these waits. Node drops the subscribes queued
+    // behind the first without a 'close' on their responses; they used to wait until their timeout.
+    const patient = await testEmulator({ longPollTimeoutMs: 0 });
+    try {
+      const waiting = () => patient.emulator.context.waiting.size;
+      const socket = connect(Number(new URL(patient.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      const poll = requestHead('GET', '/topics/default-cache/quiet?sequence_number=5', [
+        ['Host', 'localhost'],
+        ['Authorization', patient.key],
+      ]);
+      socket.write(poll.repeat(PIPELINE_DEPTH));
+      await until(() => waiting() === PIPELINE_DEPTH, `${PIPELINE_DEPTH} pipelined subscribes to wait`);
+      socket.destroy();
+      await until(() => waiting() === 0, 'every subscribe of the closed connection to be let go');
+      // The emulator still answers a new subscriber on the same topic.
+      const later = patient.subscribe('default-cache', 'quiet', { seq: 1 });
+      await until(() => waiting() === 1, 'a new subscriber to wait');
+      expect((await patient.publish('default-cache', 'quiet', 'after')).status).toBe(204);
+      expect((await later).status).toBe(200);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it(`a connection used one request at a time is never limited (${PIPELINE_DEPTH * 4} requests)`, async () => {
     const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
