@@ -8,6 +8,7 @@ import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
 import { loadStateFile, StateFileError, writeStateFile } from './snapshot/state-file.js';
 import { resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
+import { keepTickShape } from './tick-shape.js';
 
 export type { EmulatorSettings } from './settings.js';
 export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
@@ -81,6 +82,7 @@ function hostForUrl(host: string): string {
 export async function startEmulator(options: Partial<EmulatorSettings> = {}): Promise<RunningEmulator> {
   const settings = resolveSettings(options);
   checkControlPlaneExposure(settings);
+  keepTickShape();
   const clock = new Clock();
   const { app, context, controls } = await buildApp(settings, clock);
   try {
