@@ -43,7 +43,11 @@ export class EmulatorEvents {
   // The listeners of each kind, in order; replaced (never changed in place) when one comes or
   // goes, so an emit runs over a fixed list. A listener of some kinds only (the journal and the
   // metrics hear `request` alone) costs the other kinds' emitters nothing: they ask `listens`.
-  private readonly byKind = new Map<EmulatorEventKind, readonly EventListener[]>(KINDS.map((kind) => [kind, []]));
+  // A plain object of fixed keys, not a Map: every request asks it once or twice.
+  private readonly byKind = Object.fromEntries(KINDS.map((kind) => [kind, []])) as unknown as Record<
+    EmulatorEventKind,
+    readonly EventListener[]
+  >;
 
   /** True when someone listens: emitters check it before building an event. */
   get active(): boolean {
@@ -52,7 +56,7 @@ export class EmulatorEvents {
 
   /** True when someone listens to events of this kind: its emitters check it before building one. */
   listens(kind: EmulatorEventKind): boolean {
-    return this.byKind.get(kind)!.length > 0;
+    return this.byKind[kind].length > 0;
   }
 
   /** How many listen now (the journal and metrics listen from the start; each event-stream reader adds one). */
@@ -64,23 +68,19 @@ export class EmulatorEvents {
   on(listener: EventListener, kinds: readonly EmulatorEventKind[] = KINDS): () => void {
     if (this.listeners.has(listener)) return () => this.off(listener);
     this.listeners.add(listener);
-    for (const kind of kinds) this.byKind.set(kind, [...this.byKind.get(kind)!, listener]);
+    for (const kind of kinds) this.byKind[kind] = [...this.byKind[kind], listener];
     return () => this.off(listener);
   }
 
   private off(listener: EventListener): boolean {
     if (!this.listeners.delete(listener)) return false;
-    for (const [kind, listeners] of this.byKind)
-      this.byKind.set(
-        kind,
-        listeners.filter((l) => l !== listener),
-      );
+    for (const kind of KINDS) this.byKind[kind] = this.byKind[kind].filter((l) => l !== listener);
     return true;
   }
 
   /** Tells every listener of its kind; a listener that throws is removed rather than breaking the request path. */
   emit(event: EmulatorEvent): void {
-    const listeners = this.byKind.get(event.kind)!;
+    const listeners = this.byKind[event.kind];
     for (let i = 0; i < listeners.length; i++) {
       try {
         listeners[i]!(event);

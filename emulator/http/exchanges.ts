@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';

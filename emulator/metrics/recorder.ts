@@ -17,6 +17,13 @@ export interface RequestCount {
   count: number;
 }
 
+/** A count with the key it is found by. */
+interface KeyedCount extends RequestCount {
+  readonly plane: string;
+  readonly operation: string;
+  readonly status: number;
+}
+
 /** Upper bounds (seconds) of the wake-up latency histogram's buckets. */
 export const WAKE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
 /** Upper bounds (seconds) of the store round-trip histogram's buckets (a Redis script call). */
@@ -45,9 +52,10 @@ export class MetricsRecorder {
   readonly requests: RequestCount[] = [];
   // The same counts found by plane, then operation, then status: no key string built per request.
   private readonly counts = {
-    service: new Map<string, Map<number, RequestCount>>(),
-    control: new Map<string, Map<number, RequestCount>>(),
+    service: new Map<string, Map<number, KeyedCount>>(),
+    control: new Map<string, Map<number, KeyedCount>>(),
   };
+  private last: KeyedCount | undefined;
   publishes = 0;
   deliveries = 0;
   discontinuities = 0;
@@ -59,14 +67,19 @@ export class MetricsRecorder {
   answered(request: AnsweredRequest): void {
     const operation = request.operation ?? 'none';
     const { plane, status } = request;
-    const byOperation = this.counts[plane];
-    let byStatus = byOperation.get(operation);
-    if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map<number, RequestCount>()));
-    let entry = byStatus.get(status);
-    if (entry === undefined) {
-      entry = { labels: { plane, operation, status: String(status) }, count: 0 };
-      byStatus.set(status, entry);
-      this.requests.push(entry);
+    // Most answers are like the one before (a publisher's 204s): that entry is found without a lookup.
+    let entry = this.last;
+    if (entry === undefined || entry.status !== status || entry.operation !== operation || entry.plane !== plane) {
+      const byOperation = this.counts[plane];
+      let byStatus = byOperation.get(operation);
+      if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map<number, KeyedCount>()));
+      entry = byStatus.get(status);
+      if (entry === undefined) {
+        entry = { labels: { plane, operation, status: String(status) }, count: 0, plane, operation, status };
+        byStatus.set(status, entry);
+        this.requests.push(entry);
+      }
+      this.last = entry;
     }
     entry.count += 1;
     if (operation === 'publish' && status === 204) this.publishes += 1;

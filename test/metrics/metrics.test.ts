@@ -163,3 +163,35 @@ describe('counting from the event stream', () => {
     expect(text).toContain('topics_emulator_requests_total{plane="service",operation="publish",status="429"} 1');
   });
 });
+
+describe('MetricsRecorder', () => {
+  it('counts each plane, operation and status apart, however they interleave', () => {
+    const recorder = new MetricsRecorder();
+    const answer = (plane: 'service' | 'control', operation: string | null, status: number) =>
+      recorder.answered({ plane, operation, status, items: [], discontinuity: null });
+    const sequence: [plane: 'service' | 'control', operation: string | null, status: number][] = [
+      ['service', 'publish', 204],
+      ['service', 'publish', 204],
+      ['service', 'publish', 400],
+      ['service', 'publish', 204],
+      ['service', 'subscribe', 204],
+      ['control', 'getState', 200],
+      ['service', null, 404],
+      ['control', null, 404],
+      ['service', 'publish', 204],
+    ];
+    for (const [plane, operation, status] of sequence) answer(plane, operation, status);
+    const counts = Object.fromEntries(
+      recorder.requests.map(({ labels, count }) => [`${labels.plane} ${labels.operation} ${labels.status}`, count]),
+    );
+    expect(counts).toEqual({
+      'service publish 204': 4,
+      'service publish 400': 1,
+      'service subscribe 204': 1,
+      'control getState 200': 1,
+      'service none 404': 1,
+      'control none 404': 1,
+    });
+    expect(recorder.publishes).toBe(4);
+  });
+});
