@@ -70,6 +70,18 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
     if (this.settle()) this.reply.raw.destroy();
   }
 
+  /**
+   * Its connection closed while its answer was queued behind another (pipelined): Node drops such
+   * a response without a 'close', so it is given one here, and its exchange is told like any
+   * client that left.
+   */
+  leftWithConnection(): void {
+    if (!this.settle()) return;
+    const raw = this.reply.raw;
+    raw.destroy();
+    raw.emit('close');
+  }
+
   onEnd(cleanup: () => void): void {
     (this.cleanups ??= []).push(cleanup);
   }
@@ -151,7 +163,7 @@ export class WaitingSubscribes implements WaitingRequests {
       const waitingHere = new Set<WaitingSubscribe>();
       const closed = () => {
         this.queued.delete(socket);
-        for (const left of [...waitingHere.keys()]) left.abandon();
+        for (const left of [...waitingHere.keys()]) left.leftWithConnection();
       };
       queued = { waiting: waitingHere, closed };
       this.queued.set(socket, queued);

@@ -169,6 +169,13 @@ describe('fixed in the second session', () => {
     // No timeout: only the client's leaving can end these waits. Node drops the subscribes queued
     // behind the first without a 'close' on their responses; they used to wait until their timeout.
     const patient = await testEmulator({ longPollTimeoutMs: 0 });
+    const gone: string[] = [];
+    patient.emulator.context.events.on(
+      (event) => {
+        if (event.kind === 'request' && event.record.clientGone) gone.push(event.record.operation ?? '');
+      },
+      ['request'],
+    );
     try {
       const waiting = () => patient.emulator.context.waiting.size;
       const socket = connect(Number(new URL(patient.url).port), '127.0.0.1');
@@ -181,6 +188,9 @@ describe('fixed in the second session', () => {
       await until(() => waiting() === PIPELINE_DEPTH, `${PIPELINE_DEPTH} pipelined subscribes to wait`);
       socket.destroy();
       await until(() => waiting() === 0, 'every subscribe of the closed connection to be let go');
+      // Each is in the journal as a client that left, the ones Node dropped too.
+      await until(() => gone.length === PIPELINE_DEPTH, `${PIPELINE_DEPTH} records of a client gone`);
+      expect(gone).toEqual(Array<string>(PIPELINE_DEPTH).fill('subscribe'));
       // The emulator still answers a new subscriber on the same topic.
       const later = patient.subscribe('default-cache', 'quiet', { seq: 1 });
       await until(() => waiting() === 1, 'a new subscriber to wait');
