@@ -71,13 +71,14 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
   }
 
   /**
-   * Its connection closed while its answer was queued behind another (pipelined): Node drops such
-   * a response without a 'close', so it is given one here, and its exchange is told like any
-   * client that left.
+   * Its connection closed while its answer was queued behind another (pipelined). Node 24 aborts
+   * such an answer itself (destroyed before this runs; its 'close' follows and abandons this);
+   * Node 20 and 22 drop it without a 'close', so it is given one here, and its exchange is told
+   * like any client that left.
    */
   leftWithConnection(): void {
-    if (!this.settle()) return;
     const raw = this.reply.raw;
+    if (raw.destroyed || !this.settle()) return;
     raw.destroy();
     raw.emit('close');
   }

@@ -189,13 +189,14 @@ describe('fixed in the second session', () => {
       socket.destroy();
       await until(() => waiting() === 0, 'every subscribe of the closed connection to be let go');
       // Each is in the journal as a client that left, the ones Node dropped too.
-      await until(() => gone.length === PIPELINE_DEPTH, `${PIPELINE_DEPTH} records of a client gone`);
-      expect(gone).toEqual(Array<string>(PIPELINE_DEPTH).fill('subscribe'));
+      await until(() => gone.length >= PIPELINE_DEPTH, `${PIPELINE_DEPTH} records of a client gone`);
       // The emulator still answers a new subscriber on the same topic.
       const later = patient.subscribe('default-cache', 'quiet', { seq: 1 });
       await until(() => waiting() === 1, 'a new subscriber to wait');
       expect((await patient.publish('default-cache', 'quiet', 'after')).status).toBe(204);
       expect((await later).status).toBe(200);
+      // Once each, however the Node version closes them: no second record came meanwhile.
+      expect(gone).toEqual(Array<string>(PIPELINE_DEPTH).fill('subscribe'));
     } finally {
       await patient.close();
     }
