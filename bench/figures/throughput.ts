@@ -5,6 +5,7 @@ import { roundRatios, type RoundRatios } from '../stats.js';
 import {
   notMeasured,
   ratioOf,
+  withSettings,
   type BenchContext,
   type Contender,
   type Figure,
@@ -15,7 +16,10 @@ import { cpuPerRequestUs, cpuShareOf, interleavedRounds, rateOf, type RoundTotal
 
 // Publish throughput: 100 keep-alive connections POSTing text to one topic, authenticated with
 // the dev key, against the emulator and against B-fastify's bare route, loaded in turn
-// (interleaved.ts says why), each round with fresh processes.
+// (interleaved.ts says why), each round with fresh processes. A third server, the emulator with
+// no request recorded (journal and metrics off), is measured beside them: what the journal's and
+// the metrics' per-request record costs (BENCHMARKS.md, eleventh session). The target is the
+// default's.
 
 const connections = 100;
 /** Rounds (fresh processes) at least: one process scatters by ±5%, so fewer would decide the verdict. */
@@ -49,6 +53,21 @@ function perRound(ours: readonly RoundTotals[], baseline: readonly RoundTotals[]
   );
 }
 
+/** A row that explains the verdict rather than passing one: a value beside B-fastify's. */
+function beside(figure: string, unit: string, ours: number, baseline: number, target: string, note?: string): Row {
+  return {
+    figure,
+    unit,
+    ours,
+    baseline,
+    baselineName: 'B-fastify POST',
+    ratio: ratioOf(ours, baseline),
+    target,
+    pass: null,
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
 const failuresOf = (totals: readonly RoundTotals[]) => totals.reduce((sum, round) => sum + round.failures, 0);
 
 export const throughput: Figure = {
@@ -65,14 +84,19 @@ export const throughput: Figure = {
     };
     if (context.ours === undefined)
       return { rows: [notMeasured({ ...row, baseline: null }, 'the emulator is not built')], details: {} };
-    const [ours, baseline] = await interleavedRounds(
-      [{ name: 'ours', spec: unprobed(context.ours) }, bFastify],
+    const unrecorded = withSettings(context.ours, { journalSize: 0, controlPlane: false })!;
+    const [ours, unrecordedTotals, baseline] = await interleavedRounds(
+      [
+        { name: 'ours', spec: unprobed(context.ours) },
+        { name: 'ours-unrecorded', spec: unprobed(unrecorded) },
+        bFastify,
+      ],
       options(rounds),
       context.log,
       'throughput',
     );
     const ratio = ratioOf(rateOf(ours!), rateOf(baseline!));
-    const failures = failuresOf(ours!) + failuresOf(baseline!);
+    const failures = failuresOf(ours!) + failuresOf(unrecordedTotals!) + failuresOf(baseline!);
     // On a faster machine the load could become the limit; then the ratio would flatter ours.
     const baselineShare = cpuShareOf(baseline!);
     const loadBound =
@@ -88,16 +112,21 @@ export const throughput: Figure = {
         pass: ratio === null ? null : ratio >= 0.8 && failures === 0,
         note: `${spreadNote(perRound(ours!, baseline!))}${failures > 0 ? `; ${failures} failed publishes or connections` : ''}${loadBound}`,
       },
-      {
-        figure: 'server CPU per publish, saturated',
-        unit: 'µs',
-        ours: cpuPerRequestUs(ours!),
-        baseline: cpuPerRequestUs(baseline!),
-        baselineName: 'B-fastify POST',
-        ratio: ratioOf(cpuPerRequestUs(ours!), cpuPerRequestUs(baseline!)),
-        target: 'explains throughput',
-        pass: null,
-      },
+      beside(
+        'publish throughput, no request recorded (--journal-size 0 --control off)',
+        'req/s',
+        rateOf(unrecordedTotals!),
+        rateOf(baseline!),
+        'what the record costs',
+        spreadNote(perRound(unrecordedTotals!, baseline!)),
+      ),
+      beside(
+        'server CPU per publish, saturated',
+        'µs',
+        cpuPerRequestUs(ours!),
+        cpuPerRequestUs(baseline!),
+        'explains throughput',
+      ),
     ];
     return {
       rows,
@@ -108,7 +137,7 @@ export const throughput: Figure = {
         turnMs,
         warmUpMs,
         interleaved: true,
-        totals: { ours, baseline },
+        totals: { ours, unrecorded: unrecordedTotals, baseline },
       },
     };
   },
