@@ -164,7 +164,7 @@ export class WaitingSubscribes implements WaitingRequests {
       const waitingHere = new Set<WaitingSubscribe>();
       const closed = () => {
         this.queued.delete(socket);
-        for (const left of [...waitingHere.keys()]) left.leftWithConnection();
+        for (const left of [...waitingHere]) left.leftWithConnection();
       };
       queued = { waiting: waitingHere, closed };
       this.queued.set(socket, queued);
