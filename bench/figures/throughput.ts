@@ -18,8 +18,10 @@ import { cpuPerRequestUs, cpuShareOf, interleavedRounds, rateOf, type RoundTotal
 // the dev key, against the emulator and against B-fastify's bare route, loaded in turn
 // (interleaved.ts says why), each round with fresh processes. A third server, the emulator with
 // no request recorded (journal and metrics off), is measured beside them: what the journal's and
-// the metrics' per-request record costs (BENCHMARKS.md, eleventh session). The target is the
-// default's.
+// the metrics' per-request record costs (BENCHMARKS.md, eleventh session). A fourth, a second
+// B-fastify process loaded the same way, is the run's noise floor: the same server's ratio to
+// itself, which moved by ±0.04 from run to run (twelfth session), so a verdict within that of the
+// target is not a verdict. The target is the default's.
 
 const connections = 100;
 /** Rounds (fresh processes) at least: one process scatters by ±5%, so fewer would decide the verdict. */
@@ -29,7 +31,8 @@ const turnMs = 300;
 const warmUpMs = 1500;
 const body = 'hello from the topics-emulator bench';
 
-const options = (rounds: number) => ({
+/** The figure's load and turns, for `rounds` rounds (also the side-by-side tool's, profile/side-by-side-cli.ts). */
+export const publishRounds = (rounds: number) => ({
   rounds,
   turns,
   turnMs,
@@ -75,6 +78,7 @@ export const throughput: Figure = {
   async run(context: BenchContext): Promise<FigureResult> {
     const rounds = Math.max(context.options.runs, minRounds);
     const bFastify: Contender = { name: 'b-fastify', spec: { kind: 'b-fastify', probes: false } };
+    const bFastifyTwin: Contender = { ...bFastify, name: 'b-fastify-twin' };
     const unprobed = (spec: ServerSpec): ServerSpec => ({ ...spec, probes: false });
     const row = {
       figure: `publish throughput (${connections} connections, authenticated)`,
@@ -85,18 +89,19 @@ export const throughput: Figure = {
     if (context.ours === undefined)
       return { rows: [notMeasured({ ...row, baseline: null }, 'the emulator is not built')], details: {} };
     const unrecorded = withSettings(context.ours, { journalSize: 0, controlPlane: false })!;
-    const [ours, unrecordedTotals, baseline] = await interleavedRounds(
+    const [ours, unrecordedTotals, baseline, twin] = await interleavedRounds(
       [
         { name: 'ours', spec: unprobed(context.ours) },
         { name: 'ours-unrecorded', spec: unprobed(unrecorded) },
         bFastify,
+        bFastifyTwin,
       ],
-      options(rounds),
+      publishRounds(rounds),
       context.log,
       'throughput',
     );
     const ratio = ratioOf(rateOf(ours!), rateOf(baseline!));
-    const failures = failuresOf(ours!) + failuresOf(unrecordedTotals!) + failuresOf(baseline!);
+    const failures = failuresOf(ours!) + failuresOf(unrecordedTotals!) + failuresOf(baseline!) + failuresOf(twin!);
     // On a faster machine the load could become the limit; then the ratio would flatter ours.
     const baselineShare = cpuShareOf(baseline!);
     const loadBound =
@@ -121,6 +126,14 @@ export const throughput: Figure = {
         spreadNote(perRound(unrecordedTotals!, baseline!)),
       ),
       beside(
+        'publish throughput, B-fastify against itself (a second process)',
+        'req/s',
+        rateOf(twin!),
+        rateOf(baseline!),
+        'the noise floor: ~1.00×',
+        spreadNote(perRound(twin!, baseline!)),
+      ),
+      beside(
         'server CPU per publish, saturated',
         'µs',
         cpuPerRequestUs(ours!),
@@ -137,7 +150,7 @@ export const throughput: Figure = {
         turnMs,
         warmUpMs,
         interleaved: true,
-        totals: { ours, unrecorded: unrecordedTotals, baseline },
+        totals: { ours, unrecorded: unrecordedTotals, baseline, baselineTwin: twin },
       },
     };
   },

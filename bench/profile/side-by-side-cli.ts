@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Contender } from '../figures/figure.js';
+import { cpuPerRequestUs, interleavedRounds, rateOf } from '../figures/interleaved.js';
+import { publishRounds } from '../figures/throughput.js';
+
+// Several builds of the emulator (or one build with several settings) and B-fastify, loaded in
+// turn in the same rounds as the throughput figure: how the knock-out tables in BENCHMARKS.md
+// (twelfth session) were measured. Each build is a copy of `dist/` (a hand-edited
+// one, to take a step out); each is compared with B-fastify in the same run, so the copies are
+// compared with each other.
+//
+// node .tmp/bench-build/bench/profile/side-by-side-cli.js [--runs N] NAME=DIR[@SETTINGS_JSON] ...
+//   e.g. ref=dist 'off=dist@{"journalSize":0,"controlPlane":false}' noguard=.tmp/noguard
+
+interface Build {
+  name: string;
+  dist: string;
+  settings: Record<string, unknown>;
+}
+
+function buildOf(argument: string): Build {
+  const [name, rest] = argument.split(/=(.*)/s) as [string, string | undefined];
+  if (!name || !rest) throw new Error(`not NAME=DIR[@SETTINGS_JSON]: '${argument}'`);
+  const at = rest.indexOf('@');
+  const dist = at === -1 ? rest : rest.slice(0, at);
+  const settings = at === -1 ? {} : (JSON.parse(rest.slice(at + 1)) as Record<string, unknown>);
+  if (!existsSync(resolve(dist, 'emulator/index.js'))) throw new Error(`no built emulator in '${dist}'`);
+  return { name, dist: resolve(dist), settings };
+}
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const rounds = runsAt === -1 ? 8 : Number.parseInt(args[runsAt + 1] ?? '', 10);
+const usage = (why: string): never => {
+  process.stderr.write(`${why}usage: side-by-side-cli [--runs N] NAME=DIR[@SETTINGS_JSON] ...\n`);
+  process.exit(2);
+};
+let builds: Build[] = [];
+try {
+  builds = args.filter((_, i) => runsAt === -1 || (i !== runsAt && i !== runsAt + 1)).map(buildOf);
+} catch (error) {
+  usage(`${(error as Error).message}\n`);
+}
+if (builds.length === 0 || !(rounds > 0)) usage('');
+
+const contenders: Contender[] = [
+  ...builds.map((build): Contender => ({
+    name: build.name,
+    spec: {
+      kind: 'ours',
+      probes: false,
+      emulatorModule: `${build.dist}/emulator/index.js`,
+      settings: build.settings,
+    },
+  })),
+  { name: 'b-fastify', spec: { kind: 'b-fastify', probes: false } },
+];
+const totals = await interleavedRounds(
+  contenders,
+  publishRounds(rounds),
+  (message) => process.stderr.write(`[side-by-side] ${message}\n`),
+  'side-by-side',
+);
+const baseline = totals.at(-1)!;
+for (const [k, contender] of contenders.entries()) {
+  const mine = totals[k]!;
+  const ratio = rateOf(mine) / rateOf(baseline);
+  process.stdout.write(
+    `${contender.name.padEnd(16)} ${rateOf(mine).toFixed(0).padStart(7)} req/s  ${ratio.toFixed(3)}× of B-fastify  ` +
+      `${cpuPerRequestUs(mine).toFixed(1)} µs CPU per publish\n`,
+  );
+}
