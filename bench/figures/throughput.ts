@@ -31,6 +31,9 @@ const turnMs = 300;
 const warmUpMs = 1500;
 const body = 'hello from the topics-emulator bench';
 
+/** B-fastify, loaded without probes: the figure's baseline (also the side-by-side tool's). */
+export const bFastify: Contender = { name: 'b-fastify', spec: { kind: 'b-fastify', probes: false } };
+
 /** The figure's load and turns, for `rounds` rounds (also the side-by-side tool's, profile/side-by-side-cli.ts). */
 export const publishRounds = (rounds: number) => ({
   rounds,
@@ -77,7 +80,6 @@ export const throughput: Figure = {
   name: 'throughput',
   async run(context: BenchContext): Promise<FigureResult> {
     const rounds = Math.max(context.options.runs, minRounds);
-    const bFastify: Contender = { name: 'b-fastify', spec: { kind: 'b-fastify', probes: false } };
     const bFastifyTwin: Contender = { ...bFastify, name: 'b-fastify-twin' };
     const unprobed = (spec: ServerSpec): ServerSpec => ({ ...spec, probes: false });
     const row = {

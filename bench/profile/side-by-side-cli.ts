@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Contender } from '../figures/figure.js';
 import { cpuPerRequestUs, interleavedRounds, rateOf } from '../figures/interleaved.js';
-import { publishRounds } from '../figures/throughput.js';
+import { bFastify, publishRounds } from '../figures/throughput.js';
 
 // Several builds of the emulator (or one build with several settings) and B-fastify, loaded in
 // turn in the same rounds as the throughput figure: how the knock-out tables in BENCHMARKS.md
@@ -43,6 +43,9 @@ try {
   usage(`${(error as Error).message}\n`);
 }
 if (builds.length === 0 || !(rounds > 0)) usage('');
+const names = builds.map((build) => build.name);
+if (new Set([...names, bFastify.name]).size !== names.length + 1)
+  usage(`each build needs a name of its own, other than '${bFastify.name}'\n`);
 
 const contenders: Contender[] = [
   ...builds.map((build): Contender => ({
@@ -54,7 +57,7 @@ const contenders: Contender[] = [
       settings: build.settings,
     },
   })),
-  { name: 'b-fastify', spec: { kind: 'b-fastify', probes: false } },
+  bFastify,
 ];
 const totals = await interleavedRounds(
   contenders,
