@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Contender } from '../figures/figure.js';
+import { ratioOf, type Contender } from '../figures/figure.js';
 import { cpuPerRequestUs, interleavedRounds, rateOf } from '../figures/interleaved.js';
 import { bFastify, publishRounds } from '../figures/throughput.js';
 
@@ -24,7 +24,12 @@ function buildOf(argument: string): Build {
   if (!name || !rest) throw new Error(`not NAME=DIR[@SETTINGS_JSON]: '${argument}'`);
   const at = rest.indexOf('@');
   const dist = at === -1 ? rest : rest.slice(0, at);
-  const settings = at === -1 ? {} : (JSON.parse(rest.slice(at + 1)) as Record<string, unknown>);
+  let settings: Record<string, unknown> = {};
+  try {
+    if (at !== -1) settings = JSON.parse(rest.slice(at + 1)) as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(`settings of '${name}' are not JSON (${(error as Error).message})`);
+  }
   if (!existsSync(resolve(dist, 'emulator/index.js'))) throw new Error(`no built emulator in '${dist}'`);
   return { name, dist: resolve(dist), settings };
 }
@@ -42,7 +47,8 @@ try {
 } catch (error) {
   usage(`${(error as Error).message}\n`);
 }
-if (builds.length === 0 || !(rounds > 0)) usage('');
+if (!(rounds > 0)) usage(`--runs needs a whole number above 0, not '${args[runsAt + 1] ?? ''}'\n`);
+if (builds.length === 0) usage('no build given\n');
 const names = builds.map((build) => build.name);
 if (new Set([...names, bFastify.name]).size !== names.length + 1)
   usage(`each build needs a name of its own, other than '${bFastify.name}'\n`);
@@ -68,9 +74,9 @@ const totals = await interleavedRounds(
 const baseline = totals.at(-1)!;
 for (const [k, contender] of contenders.entries()) {
   const mine = totals[k]!;
-  const ratio = rateOf(mine) / rateOf(baseline);
+  const ratio = ratioOf(rateOf(mine), rateOf(baseline));
   process.stdout.write(
-    `${contender.name.padEnd(16)} ${rateOf(mine).toFixed(0).padStart(7)} req/s  ${ratio.toFixed(3)}× of B-fastify  ` +
+    `${contender.name.padEnd(16)} ${rateOf(mine).toFixed(0).padStart(7)} req/s  ${ratio === null ? '—' : `${ratio.toFixed(3)}×`} of B-fastify  ` +
       `${cpuPerRequestUs(mine).toFixed(1)} µs CPU per publish\n`,
   );
 }
