@@ -43,8 +43,8 @@ import { applyScenario } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
 import { controlOf } from '../snapshot/document.js';
-import { applyControlRestore, applyRestore, planControl, planRestore } from '../snapshot/restore.js';
-import { takeSnapshot } from '../snapshot/take.js';
+import { applyControlBase, applyControlRestore, applyRestore, planControl, planRestore } from '../snapshot/restore.js';
+import { takeControl, takeSnapshot } from '../snapshot/take.js';
 import {
   answerQuestion,
   gatherClientEntries,
@@ -338,7 +338,10 @@ export class EmulatorControls {
     const { scenario } = this.context.settings;
     if (scenario !== undefined) this.startupScenario = await readScenarioFile(scenario);
     this.applyStartup();
-    await this.context.store.sharedControl?.follow((change) => this.applyShared(change));
+    await this.context.store.sharedControl?.follow({
+      apply: (change) => this.applyShared(change),
+      current: () => takeControl(this.context, this.withdrawals),
+    });
   }
 
   /** The emulator's event stream (GET /_emulator/events listens to it). */
@@ -423,6 +426,9 @@ export class EmulatorControls {
           break;
         case 'restoreControl':
           applyControlRestore(this.context, this.withdrawals, planControl(change.control));
+          break;
+        case 'compacted':
+          applyControlBase(this.context, this.withdrawals, planControl(change.control));
           break;
         case 'withdraw': {
           // Due when it was due there: a replica that applies it later waits only what is left.

@@ -23,9 +23,17 @@ export interface SharedControl {
    * applied (a late joiner catches up), then each change as it comes, once; resolves once
    * caught up.
    */
-  follow(apply: (change: SharedChange) => void): Promise<void>;
+  follow(follower: ControlFollower): Promise<void>;
   /** The fault rules' counters and ids, one ledger for every replica. */
   readonly firings: SharedFirings;
+}
+
+/** A replica as its shared store sees it: it applies the others' changes, and shows its own control state. */
+export interface ControlFollower {
+  /** Applies a change another replica made (and applied) there, or the state a compacted log starts from. */
+  apply(change: SharedChange): void;
+  /** The control state here now: what the store compacts the log into (shared-control.ts). */
+  current(): SnapshotControl;
 }
 
 export type SharedChange =
@@ -46,7 +54,13 @@ export type SharedChange =
    * A snapshot's control part, loaded on one replica (the store replaced the topics): the store
    * seeds the rules' counters with the saved ones and hands out later rule ids past the restored ones.
    */
-  | { op: 'restoreControl'; control: SnapshotControl };
+  | { op: 'restoreControl'; control: SnapshotControl }
+  /**
+   * The control state the logged changes up to some number led to (the store compacts its log
+   * into it): what a replica that has not applied them all loads instead, like a snapshot's
+   * control part, keeping its own scheduled page changes.
+   */
+  | { op: 'compacted'; control: SnapshotControl };
 
 const OPS = new Set([
   'reset',
@@ -59,6 +73,7 @@ const OPS = new Set([
   'clearFaults',
   'withdraw',
   'restoreControl',
+  'compacted',
 ]);
 
 /** Whether a message from the channel is a change this version knows (a newer replica's is ignored). */
@@ -69,7 +84,8 @@ export function isSharedChange(value: unknown): value is SharedChange {
 /** The control operation a change is, as the event stream names it. */
 export function sharedOperationId(change: SharedChange): string {
   if (change.op === 'clock') return 'setClock';
-  if (change.op === 'restoreControl') return 'loadSnapshot';
+  // A compacted log replaces the control state as a loaded snapshot does.
+  if (change.op === 'restoreControl' || change.op === 'compacted') return 'loadSnapshot';
   if (change.op === 'withdraw') return change.how === 'expired' ? 'expireToken' : 'revokeToken';
   return change.op;
 }

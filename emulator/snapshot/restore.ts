@@ -114,6 +114,18 @@ export function applyControlRestore(context: EmulatorContext, withdrawals: Token
   context.log.info(`snapshot loaded on another replica: ${context.faults.list().length} fault rule(s)`);
 }
 
+/**
+ * The shared store's control log was compacted past what this replica applied (it started
+ * later, or was cut off for many changes): the control state the log led to replaces its own,
+ * as a snapshot's control part does (requests a rule was delaying are answered 503). Unlike a
+ * snapshot, nothing was reset: its scheduled page changes stay.
+ */
+export function applyControlBase(context: EmulatorContext, withdrawals: TokenWithdrawals, plan: ControlPlan): void {
+  clearControl(context, withdrawals);
+  loadControl(context, withdrawals, plan, false);
+  context.log.info(`control state loaded from the shared store: ${context.faults.list().length} fault rule(s)`);
+}
+
 // Rules, chaos, withdrawals and the authenticator's verdicts forgotten (delayed requests answered 503).
 function clearControl({ faults, auth }: EmulatorContext, withdrawals: TokenWithdrawals): void {
   faults.reset();

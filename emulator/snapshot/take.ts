@@ -1,14 +1,12 @@
 import type { EmulatorContext } from '../context.js';
 import type { TokenWithdrawals } from '../control/token-withdrawals.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot } from './document.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type SnapshotControl } from './document.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The emulator's whole state now, as a snapshot document. */
 export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdrawals): Snapshot {
-  const { store, clock, faults, limits, pageChanges } = context;
-  const saved = faults.saved();
-  const { enabled, operationsPerSecond, concurrentSubscriptions } = limits.view();
+  const { store, clock, pageChanges } = context;
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -20,6 +18,16 @@ export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdra
       .map(({ cache, topic, afterSequenceNumber, at }) =>
         afterSequenceNumber !== undefined ? { cache, topic, afterSequenceNumber } : { cache, topic, at: at! },
       ),
+    ...takeControl(context, withdrawals),
+  };
+}
+
+/** The control plane's state now (rules, chaos, limits, clock, token withdrawals): a snapshot's control part. */
+export function takeControl(context: EmulatorContext, withdrawals: TokenWithdrawals): SnapshotControl {
+  const { clock, faults, limits } = context;
+  const saved = faults.saved();
+  const { enabled, operationsPerSecond, concurrentSubscriptions } = limits.view();
+  return {
     faults: saved.faults.map(({ createdAtMs, endsAtMs, delivered, ...fault }) => ({
       ...fault,
       ...(fault.rule.afterItems !== undefined ? { delivered } : {}),

@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { until, type TestEmulator } from '../helpers/emulator.js';
+import { COMPACT_CONTROL, SHARE_CHANGE } from '../../emulator/topics/redis/control-scripts.js';
+import { keyLayout, type KeyLayout } from '../../emulator/topics/redis/keys.js';
+import { COMPACT_EVERY } from '../../emulator/topics/redis/shared-control.js';
+import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 
 // What the control plane shows or changes is one state for every replica on the same store and
@@ -195,5 +198,155 @@ describe('a replica started later', () => {
     await until(() => b.emulator.context.store.health().up, 'b back in step');
     expect((await b.publish('cache', 'missed', 'x')).status).toBe(500);
     expect(b.emulator.faults()).toEqual([]);
+  });
+
+  it('after the log was compacted, starts with the state the changes led to, and the log stays short', async () => {
+    const [a, b, start] = await pair();
+    const prefix = a.emulator.context.settings.storePrefix;
+    const kept = b.emulator.addFault({ operation: 'publish', topic: 'kept', status: 500, count: 2 });
+    b.emulator.startChaos({ seed: 11, rate: 0.25, topic: 'chaotic' });
+    a.emulator.setLimits({ enabled: true, operationsPerSecond: 700 });
+    b.emulator.revokeToken('revoked-token');
+    const epoch = Date.parse('2032-01-01T00:00:00.000Z');
+    // Clock changes from one replica, rules added and removed on the other, interleaved.
+    const changes = COMPACT_EVERY + 150;
+    for (let i = 0; i < changes; i += 1) {
+      if (i % 50 === 25) {
+        const passing = b.emulator.addFault({ operation: 'subscribe', topic: `passing-${i}`, status: 503 });
+        b.emulator.removeFault(passing.id);
+      }
+      // Due ten days after the clock's reading then (epoch + 499 s): still scheduled at the end.
+      if (i === 500) a.emulator.expireToken('expiring-token', { afterMs: 10 * 86_400_000 });
+      a.emulator.setClock({ mode: 'virtual', setTo: new Date(epoch + i * 1000).toISOString() });
+    }
+    const last = new Date(epoch + (changes - 1) * 1000).toISOString();
+    await until(() => b.emulator.clock().now === last, 'b to apply every change');
+    expect((await b.publish('cache', 'kept', 'x')).status).toBe(500);
+    await until(() => a.emulator.faults()[0]?.fired === 1, 'a to see the firing');
+
+    const probe = new Redis(fleet.redis().url);
+    try {
+      let compactedAt = 0;
+      const deadline = Date.now() + 5000;
+      while (compactedAt === 0 && Date.now() < deadline)
+        compactedAt = Number((await probe.hget(`${prefix}control-base`, 'n')) ?? 0);
+      expect(compactedAt).toBeGreaterThanOrEqual(COMPACT_EVERY);
+      // What is left of the log: only changes after the compacted state, fewer than were made since the start.
+      const left = (await probe.xrange(`${prefix}control`, '-', '+')).map(([id]) => Number(id.split('-')[0]));
+      expect(left.length).toBeLessThan(changes - COMPACT_EVERY + 10);
+      expect(left.every((n) => n > compactedAt)).toBe(true);
+    } finally {
+      probe.disconnect();
+    }
+
+    const c = await start();
+    expect(c.emulator.faults()).toEqual(a.emulator.faults());
+    expect(c.emulator.faults()).toEqual([expect.objectContaining({ id: kept.id, fired: 1, remaining: 1 })]);
+    expect(c.emulator.chaos()).toMatchObject({ enabled: true, seed: 11, rate: 0.25, topic: 'chaotic' });
+    expect(c.emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 700 });
+    expect(c.emulator.clock()).toMatchObject({ mode: 'virtual', now: last });
+    // (An applied withdrawal's `at` is when each replica applied it; a scheduled one's is its due time, the same everywhere.)
+    const withdrawals = (replica: TestEmulator) =>
+      replica.emulator.snapshot().tokenWithdrawals.map((w) => [w.tokenId, w.how, w.scheduled ? w.at : 'applied']);
+    expect(withdrawals(c)).toEqual(withdrawals(a));
+    expect(withdrawals(c)).toEqual([
+      ['revoked-token', 'revoked', 'applied'],
+      ['expiring-token', 'expired', new Date(epoch + 499_000 + 10 * 86_400_000).toISOString()],
+    ]);
+    // Changes after the compaction reach the newcomer as before.
+    const later = a.emulator.addFault({ operation: 'publish', topic: 'later', status: 503 });
+    await until(() => holds(c, later.id), 'c to hold the rule added after it started');
+    expect((await c.publish('cache', 'kept', 'x')).status).toBe(500);
+    await until(() => !holds(a, kept.id) && !holds(c, kept.id), 'the used-up rule gone from a and c');
+
+    // A reset leaves no compacted state behind: a replica started after it begins clean.
+    c.emulator.reset();
+    await until(() => a.emulator.faults().length === 0 && a.emulator.clock().mode === 'real', 'a to reset');
+    const d = await start();
+    expect(d.emulator.faults()).toEqual([]);
+    expect(d.emulator.clock().mode).toBe('real');
+    expect(d.emulator.chaos().enabled).toBe(false);
+    expect(d.emulator.snapshot().tokenWithdrawals).toEqual([]);
+  });
+});
+
+/** The control log's scripts run as another replica (`r-elsewhere`) would run them. */
+const shareScript = (redis: Redis, keys: KeyLayout, change: object) =>
+  redis.eval(
+    SHARE_CHANGE,
+    5,
+    keys.control,
+    keys.controlNumber,
+    keys.faultCounts,
+    keys.faultIds,
+    keys.controlBase,
+    keys.channel,
+    'r-elsewhere',
+    JSON.stringify(change),
+  );
+const compactScript = (redis: Redis, keys: KeyLayout, n: number, compacted: object) =>
+  redis.eval(COMPACT_CONTROL, 2, keys.control, keys.controlBase, n, JSON.stringify(compacted));
+
+describe('a replica cut off while the log was compacted past it', () => {
+  it('loads the compacted state, then the changes after it, and keeps its scheduled page changes', async () => {
+    const b = await fleet.starter('lagging')();
+    const keys = keyLayout(b.emulator.context.settings.storePrefix);
+    b.emulator.resetTopic('cache', 'later-page', { afterSequenceNumber: 5 });
+    // The state another replica's changes led to, made on an emulator of its own.
+    const elsewhere = await testEmulator({ caches: ['cache'] });
+    let compacted: object;
+    try {
+      elsewhere.emulator.addFault({ operation: 'publish', topic: 'from-the-base', status: 503 });
+      elsewhere.emulator.setLimits({ enabled: true, operationsPerSecond: 600 });
+      const { faults, chaos, limits, clock, tokenWithdrawals } = elsewhere.emulator.snapshot();
+      compacted = { op: 'compacted', control: { faults, chaos, limits, clock, tokenWithdrawals } };
+    } finally {
+      await elsewhere.close();
+    }
+    // Changes b never heard of, compacted at once; then one more, announced: b sees the gap.
+    const redis = new Redis(fleet.redis().url);
+    try {
+      const n = await redis.incrby(keys.controlNumber, COMPACT_EVERY);
+      expect(await compactScript(redis, keys, n, compacted)).toBe(n);
+      await shareScript(redis, keys, { op: 'setLimits', change: { concurrentSubscriptions: 42 } });
+    } finally {
+      redis.disconnect();
+    }
+    await until(() => b.emulator.limits().concurrentSubscriptions === 42, 'b to catch up');
+    expect(b.emulator.faults()).toEqual([
+      expect.objectContaining({ rule: expect.objectContaining({ topic: 'from-the-base' }) }),
+    ]);
+    expect(b.emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 600, concurrentSubscriptions: 42 });
+    expect(b.emulator.state().scheduled.topicResets).toEqual([
+      expect.objectContaining({ cache: 'cache', topic: 'later-page', afterSequenceNumber: 5 }),
+    ]);
+    expect((await b.publish('cache', 'from-the-base', 'x')).status).toBe(503);
+  });
+});
+
+describe('the control log’s scripts', () => {
+  it('compact the log up to a number once, and never past a reset made after it', async () => {
+    const keys = keyLayout('control-scripts:');
+    const redis = new Redis(fleet.redis().url);
+    try {
+      const share = (change: object) => shareScript(redis, keys, change);
+      const compact = (n: number) => compactScript(redis, keys, n, { op: 'compacted', n });
+      const logged = async () => (await redis.xrange(keys.control, '-', '+')).map(([id]) => id);
+      for (let i = 0; i < 3; i += 1) await share({ op: 'clearFaults' });
+      expect(await compact(2)).toBe(2);
+      expect(await logged()).toEqual(['3-1']);
+      expect(await redis.hgetall(keys.controlBase)).toEqual({ n: '2', c: '{"op":"compacted","n":2}' });
+      expect(await compact(1)).toBe(2); // older than the base: refused
+      expect(await logged()).toEqual(['3-1']);
+      await share({ op: 'reset' }); // number 4: the log starts again with it
+      expect(await redis.hgetall(keys.controlBase)).toEqual({ n: '3' });
+      expect(await compact(3)).toBe(3); // made from the state before the reset: refused
+      expect(await logged()).toEqual(['4-1']);
+      await share({ op: 'clearFaults' });
+      expect(await compact(5)).toBe(5);
+      expect(await logged()).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -14,19 +14,21 @@ redis.call('PUBLISH', ${channel}, '{"k":"f","id":' .. cjson.encode(ARGV[1]) .. '
 `;
 
 /**
- * KEYS: control log, control number, fault counts, fault ids. ARGV: channel, replica, change
- * (JSON). Numbers the change, logs it and announces it. A reset starts the log again (with
- * itself) and forgets every rule's counters; clearing or removing rules forgets theirs. A
- * snapshot's control part replaces them all: the log starts again with it, every rule's counters
- * are the saved ones, and rule ids handed out later exceed the restored ones. Returns its number.
+ * KEYS: control log, control number, fault counts, fault ids, control base. ARGV: channel,
+ * replica, change (JSON). Numbers the change, logs it and announces it. A reset starts the log
+ * again (with itself) and forgets every rule's counters; clearing or removing rules forgets
+ * theirs. A snapshot's control part replaces them all: the log starts again with it, every
+ * rule's counters are the saved ones, and rule ids handed out later exceed the restored ones.
+ * Either leaves no compacted state, and refuses one compacted from before it. Returns its number.
  */
 export const SHARE_CHANGE = `
 local change = cjson.decode(ARGV[3])
 local n = redis.call('INCR', KEYS[2])
-if change.op == 'reset' then
-  redis.call('DEL', KEYS[1], KEYS[3])
-elseif change.op == 'restoreControl' then
-  redis.call('DEL', KEYS[1], KEYS[3])
+if change.op == 'reset' or change.op == 'restoreControl' then
+  redis.call('DEL', KEYS[1], KEYS[3], KEYS[5])
+  redis.call('HSET', KEYS[5], 'n', n - 1)
+end
+if change.op == 'restoreControl' then
   local last = tonumber(redis.call('GET', KEYS[4]) or '0')
   for _, fault in ipairs(change.control.faults) do
     local id = fault.id
@@ -41,6 +43,20 @@ elseif change.op == 'removeFault' then
 end
 redis.call('XADD', KEYS[1], n .. '-1', 'r', ARGV[2], 'c', ARGV[3])
 redis.call('PUBLISH', ARGV[1], '{"k":"o","from":' .. cjson.encode(ARGV[2]) .. ',"n":' .. n .. ',"c":' .. ARGV[3] .. '}')
+return n`;
+
+/**
+ * KEYS: control log, control base. ARGV: n, the control state changes 1..n led to (a `compacted`
+ * change, JSON). The log's changes up to n are replaced by that state, unless the base is at n
+ * or past it already (another compaction, or a reset or snapshot since). Returns the number the
+ * log starts after now.
+ */
+export const COMPACT_CONTROL = `
+local n = tonumber(ARGV[1])
+local base = tonumber(redis.call('HGET', KEYS[2], 'n') or '0')
+if base >= n then return base end
+redis.call('HSET', KEYS[2], 'n', n, 'c', ARGV[2])
+redis.call('XTRIM', KEYS[1], 'MINID', (n + 1) .. '-0')
 return n`;
 
 /**

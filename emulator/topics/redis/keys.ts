@@ -9,6 +9,8 @@
 //   <prefix>control     stream: the control plane's changes since the last reset, entry id `<n>-1`,
 //                       fields r (the replica that made it), c (the change, JSON)
 //   <prefix>control-n   the number of the last control-plane change
+//   <prefix>control-base hash: n (the log holds only the changes after it), c (the control state
+//                       the changes up to n led to, JSON; absent when the log starts at a reset)
 //   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
 //   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
 //   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
@@ -23,6 +25,7 @@ export interface KeyLayout {
   readonly channel: string;
   readonly control: string;
   readonly controlNumber: string;
+  readonly controlBase: string;
   readonly faultCounts: string;
   readonly faultIds: string;
   hash(id: string): string;
@@ -39,6 +42,7 @@ export function keyLayout(prefix: string): KeyLayout {
     channel: `${prefix}events`,
     control: `${prefix}control`,
     controlNumber: `${prefix}control-n`,
+    controlBase: `${prefix}control-base`,
     faultCounts: `${prefix}fault-counts`,
     faultIds: `${prefix}fault-ids`,
     hash: (id) => `${prefix}t:${id}`,

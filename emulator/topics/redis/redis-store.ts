@@ -12,7 +12,7 @@ import { redactedUrl } from '../open-store.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { RedisReplicas } from './replicas.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE, RESUME } from './scripts.js';
-import { CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
+import { COMPACT_CONTROL, CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
 import { unavailable } from './unavailable.js';
@@ -26,6 +26,7 @@ const SCRIPTS = {
   shareChange: SHARE_CHANGE,
   considerFault: CONSIDER_FAULT,
   countFault: COUNT_FAULT,
+  compactControl: COMPACT_CONTROL,
   resume: RESUME,
 };
 type ScriptName = keyof typeof SCRIPTS;

@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { isSharedChange, type SharedChange, type SharedControl } from '../../control/shared-changes.js';
+import {
+  isSharedChange,
+  type ControlFollower,
+  type SharedChange,
+  type SharedControl,
+} from '../../control/shared-changes.js';
 import { EmulatorError } from '../../errors.js';
 import type { FaultRule } from '../../faults/rule.js';
 import type { Consideration, RuleCounts, SharedFirings } from '../../faults/shared-firings.js';
@@ -12,6 +17,11 @@ import type { KeyLayout } from './keys.js';
 // by number. The fault rules' counters are one hash; a counted rule's request is decided by one
 // script (atomic), and every change of the counters is announced so each replica shows them.
 // A snapshot loaded on one replica is one change too: it seeds the counters with the saved ones.
+//
+// The log stays bounded: every COMPACT_EVERY changes, the replica that made the change numbered
+// n replaces the log's changes up to n with the control state they led to, once it has applied
+// all of them and none of its own is in flight (its state is then exactly theirs). A replica
+// behind n loads that state (like a snapshot's control part), then the changes after it.
 
 /** What the channel carries for the control plane (the store hands these over). */
 export type ControlAnnouncement =
@@ -19,7 +29,10 @@ export type ControlAnnouncement =
 
 /** Runs one of the store's scripts by name (the store counts its round trips). */
 export type RunScript = (name: ControlScript, keyCount: number, ...args: (string | number)[]) => Promise<unknown>;
-export type ControlScript = 'shareChange' | 'considerFault' | 'countFault';
+export type ControlScript = 'shareChange' | 'considerFault' | 'countFault' | 'compactControl';
+
+/** Changes logged between two compactions of the log. */
+export const COMPACT_EVERY = 1000;
 
 /** Fault rule numbers a replica takes at a time: ids stay short, and unique across replicas. */
 const ID_BLOCK = 100;
@@ -32,9 +45,16 @@ interface IdBlock {
 export class RedisSharedControl implements SharedControl, SharedFirings {
   readonly firings: SharedFirings = this;
   onCounts: ((id: string, counts: RuleCounts) => void) | undefined;
-  private apply: ((change: SharedChange) => void) | undefined;
+  private follower: ControlFollower | undefined;
   /** The number of the last change applied (or made) here. */
   private applied = 0;
+  /** Changes made here and sent, not numbered yet. */
+  private sharing = 0;
+  /** The number of the last change made here. */
+  private lastMade = 0;
+  /** The log holds the changes after this number, as last seen here (a reset, a snapshot or a compaction). */
+  private logStart = 0;
+  private compacting = false;
   /** Announcements held while the log is read (every one, until the first `follow`). */
   private held: ControlAnnouncement[] | undefined = [];
   private catching: Promise<void> | undefined;
@@ -55,28 +75,40 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   share(change: SharedChange): void {
     const { control, controlNumber, faultCounts, faultIds, channel } = this.keys;
     this.passRestoredIds(change);
+    this.sharing += 1;
     this.run(
       'shareChange',
-      4,
+      5,
       control,
       controlNumber,
       faultCounts,
       faultIds,
+      this.keys.controlBase,
       channel,
       this.replica,
       JSON.stringify(change),
-    ).catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: sharing a change failed'));
+    ).then(
+      (n) => {
+        this.sharing -= 1;
+        this.lastMade = Math.max(this.lastMade, Number(n));
+        this.compactWhenDue();
+      },
+      (error: Error) => {
+        this.sharing -= 1;
+        this.log.warn({ err: error.message }, 'redis store: sharing a change failed');
+      },
+    );
   }
 
-  async follow(apply: (change: SharedChange) => void): Promise<void> {
-    this.apply = apply;
+  async follow(follower: ControlFollower): Promise<void> {
+    this.follower = follower;
     this.ids ??= await this.reserve();
     await this.catchUp();
   }
 
   /** The store is in step with Redis again (after a reconnect): apply what was missed meanwhile. */
   resume(): void {
-    if (this.apply) this.catchUp().catch(() => undefined);
+    if (this.follower) this.catchUp().catch(() => undefined);
   }
 
   /** An announcement from the channel, in Redis's order. */
@@ -169,20 +201,25 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     return (this.catching ??= (async () => {
       this.held ??= [];
       try {
-        const { control, controlNumber, faultCounts } = this.keys;
+        const { control, controlNumber, controlBase, faultCounts } = this.keys;
         const answers = await this.command
           .multi()
           .get(controlNumber)
+          .hmget(controlBase, 'n', 'c')
           .xrange(control, this.applied > 0 ? `${this.applied + 1}-0` : '-', '+')
           .hgetall(faultCounts)
           .exec();
-        const [[, number], [, entries], [, counts]] = answers as [unknown, unknown][] as [
+        const [[, number], [, [baseNumber, base]], [, entries], [, counts]] = answers as [unknown, unknown][] as [
           [unknown, string | null],
+          [unknown, [string | null, string | null]],
           [unknown, [string, string[]][]],
           [unknown, Record<string, string>],
         ];
         // Redis lost the log (restarted empty): the numbers start again.
         if (Number(number ?? 0) < this.applied) this.applied = 0;
+        this.logStart = Number(baseNumber ?? 0);
+        // The log was compacted past what was applied here: the state it led to first.
+        if (base !== null && this.logStart > this.applied) this.take(this.logStart, '', JSON.parse(base));
         for (const [id, fields] of entries) {
           const field = (name: string) => fields[fields.indexOf(name) + 1]!;
           this.take(Number(id.split('-')[0]), field('r'), JSON.parse(field('c')));
@@ -192,6 +229,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
         const held = this.held ?? [];
         this.held = undefined;
         for (const a of held) this.announced(a);
+        this.compactWhenDue();
       } catch (error) {
         this.log.warn({ err: (error as Error).message }, 'redis store: reading the control log failed');
         throw error;
@@ -205,9 +243,30 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   private take(n: number, from: string, change: unknown): void {
     if (n <= this.applied) return;
     this.applied = n;
-    if (from === this.replica || !isSharedChange(change)) return;
+    if (!isSharedChange(change)) return;
+    // A reset and a snapshot start the log again with themselves.
+    if (change.op === 'reset' || change.op === 'restoreControl') this.logStart = n - 1;
+    if (from === this.replica) return this.compactWhenDue();
     this.passRestoredIds(change);
-    this.apply?.(change);
+    this.follower?.apply(change);
+  }
+
+  /**
+   * Compacts the log up to this replica's last change once COMPACT_EVERY have been logged since
+   * it last started, when that change is the last one applied here and none of this replica's is
+   * in flight: the state here is then exactly what the changes up to it led to.
+   */
+  private compactWhenDue(): void {
+    const n = this.lastMade;
+    if (this.compacting || this.sharing > 0 || this.held || !this.follower) return;
+    if (this.applied !== n || n - this.logStart < COMPACT_EVERY) return;
+    this.compacting = true;
+    const compacted: SharedChange = { op: 'compacted', control: this.follower.current() };
+    const { control, controlBase } = this.keys;
+    this.run('compactControl', 2, control, controlBase, n, JSON.stringify(compacted))
+      .then((start) => (this.logStart = Math.max(this.logStart, Number(start))))
+      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: compacting the control log failed'))
+      .finally(() => (this.compacting = false));
   }
 }
 
