@@ -430,12 +430,10 @@ export class EmulatorControls {
         case 'compacted':
           applyControlBase(this.context, this.withdrawals, planControl(change.control));
           break;
-        case 'withdraw': {
+        case 'withdraw':
           // Due when it was due there: a replica that applies it later waits only what is left.
-          const left = change.afterMs === undefined ? 0 : Math.max(0, change.at + change.afterMs - clock.now());
-          this.withdrawals.withdraw(change.tokenId, change.how, left, 'another replica');
+          this.withdrawals.withdrawAt(change.tokenId, change.how, change.at + (change.afterMs ?? 0), 'another replica');
           break;
-        }
       }
       this.changed(sharedOperationId(change));
     } catch (error) {

@@ -21,9 +21,16 @@ export class TokenWithdrawals {
 
   withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {
     // One reading of the clock: the time shown is exactly the time the withdrawal fires.
-    const due = this.clock.now() + afterMs;
+    return this.withdrawAt(tokenId, how, this.clock.now() + afterMs, why);
+  }
+
+  /**
+   * The withdrawal due at this clock time (ms): now when it is past, shown at that time (another
+   * replica's withdrawal shows the time it took effect there, on every replica).
+   */
+  withdrawAt(tokenId: string, how: TokenWithdrawal['how'], due: number, why: string): TokenWithdrawal {
     const at = new Date(due).toISOString();
-    if (afterMs === 0) {
+    if (due <= this.clock.now()) {
       this.apply(tokenId, how, at, why);
       return { tokenId, how, at, scheduled: false };
     }

@@ -245,14 +245,17 @@ describe('a replica started later', () => {
     expect(c.emulator.chaos()).toMatchObject({ enabled: true, seed: 11, rate: 0.25, topic: 'chaotic' });
     expect(c.emulator.limits()).toMatchObject({ enabled: true, operationsPerSecond: 700 });
     expect(c.emulator.clock()).toMatchObject({ mode: 'virtual', now: last });
-    // (An applied withdrawal's `at` is when each replica applied it; a scheduled one's is its due time, the same everywhere.)
-    const withdrawals = (replica: TestEmulator) =>
-      replica.emulator.snapshot().tokenWithdrawals.map((w) => [w.tokenId, w.how, w.scheduled ? w.at : 'applied']);
+    // Every replica shows a withdrawal at the time it took effect where it was made (b revoked
+    // before a's clock moved to 2032; a applied it after).
+    const withdrawals = (replica: TestEmulator) => replica.emulator.snapshot().tokenWithdrawals;
+    expect(withdrawals(a)).toEqual(withdrawals(b));
     expect(withdrawals(c)).toEqual(withdrawals(a));
-    expect(withdrawals(c)).toEqual([
-      ['revoked-token', 'revoked', 'applied'],
-      ['expiring-token', 'expired', new Date(epoch + 499_000 + 10 * 86_400_000).toISOString()],
+    expect(withdrawals(c).map(({ tokenId, how, scheduled }) => [tokenId, how, scheduled])).toEqual([
+      ['revoked-token', 'revoked', false],
+      ['expiring-token', 'expired', true],
     ]);
+    expect(Date.parse(withdrawals(c)[0]!.at)).toBeLessThan(epoch);
+    expect(withdrawals(c)[1]!.at).toBe(new Date(epoch + 499_000 + 10 * 86_400_000).toISOString());
     // Changes after the compaction reach the newcomer as before.
     const later = a.emulator.addFault({ operation: 'publish', topic: 'later', status: 503 });
     await until(() => holds(c, later.id), 'c to hold the rule added after it started');
