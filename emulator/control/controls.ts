@@ -135,12 +135,29 @@ export class EmulatorControls {
     };
   }
 
-  /** The state, with the waiting subscribers of every replica on a shared store (GET /_emulator/state). */
-  async gatheredState(): Promise<State> {
+  /**
+   * The state, with the waiting subscribers of every replica on a shared store (GET /_emulator/state):
+   * the list, and each topic's count. At once in memory: nothing to wait for.
+   */
+  gatheredState(): State | Promise<State> {
     const { replicas } = this.context.store;
     if (!replicas) return this.state();
-    const waitingSubscribers = await gatherWaiting(replicas);
-    return { ...this.state(), waitingSubscribers };
+    return gatherWaiting(replicas).then((waitingSubscribers) => this.withWaiting(waitingSubscribers));
+  }
+
+  /** The state here, with these waiting subscribers (every replica's) in the list and each topic's count. */
+  private withWaiting(waitingSubscribers: WaitingSubscriberState[]): State {
+    const state = this.state();
+    const waitingOn = new Map<string, number>();
+    for (const { cache, topic } of waitingSubscribers) {
+      const key = JSON.stringify([cache, topic]);
+      waitingOn.set(key, (waitingOn.get(key) ?? 0) + 1);
+    }
+    const topics = state.topics.map((t) => ({
+      ...t,
+      waitingSubscribers: waitingOn.get(JSON.stringify([t.cache, t.topic])) ?? 0,
+    }));
+    return { ...state, topics, waitingSubscribers };
   }
 
   /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */

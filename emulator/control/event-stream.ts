@@ -15,9 +15,14 @@ export function eventStreamHandler(
 ): OperationHandler {
   return {
     operationId: 'streamEvents',
-    handle(_request, reply) {
+    async handle(_request, reply) {
       reply.hijack();
       const response = reply.raw;
+      // The hello's state is GET /_emulator/state's (every replica's waiting subscribers on a
+      // shared store); where a replica cannot be asked, this replica's, rather than no stream.
+      const gathered = controls.gatheredState();
+      const state = gathered instanceof Promise ? await gathered.catch(() => controls.state()) : gathered;
+      if (response.destroyed) return; // the reader left meanwhile
       response.writeHead(200, {
         // Headers fastify's hooks set (CORS for a configured control-plane origin) go out too.
         ...(reply.getHeaders() as OutgoingHttpHeaders),
@@ -26,7 +31,7 @@ export function eventStreamHandler(
         'x-accel-buffering': 'no',
       });
       response.flushHeaders();
-      const stream = new EventStream(response, controls.events, { version, state: controls.state() }, options);
+      const stream = new EventStream(response, controls.events, { version, state }, options);
       response.once('close', () => stream.close());
       response.on('error', () => stream.close());
     },

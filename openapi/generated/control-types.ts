@@ -756,6 +756,7 @@ export interface components {
             lastSequenceNumber: number | null;
             retainedCount: number;
             nextSequenceNumber: number;
+            /** @description Subscribers waiting on the topic now; with a Redis store, on every replica (as `waitingSubscribers` of the state lists them). */
             waitingSubscribers: number;
         };
         WaitingSubscriberState: {

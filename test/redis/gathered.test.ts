@@ -37,6 +37,25 @@ async function control(replica: { url: string }, path: string, body?: unknown) {
   return { status: response.status, json: await response.json() };
 }
 
+/** The state in the first message of the replica's event stream (GET /_emulator/events), which is then closed. */
+async function helloOf(replica: { url: string }): Promise<unknown> {
+  const stop = new AbortController();
+  const response = await fetch(`${replica.url}/_emulator/events`, { signal: stop.signal });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const found = /event: hello\ndata: (.*)\n/.exec(text);
+      if (found) return (JSON.parse(found[1]!) as { state: unknown }).state;
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the event stream ended before its hello: ${text}`);
+      text += value;
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
 /** Polls a gathered count until it reaches `n` (records are journalled once each answer has left). */
 async function counted(replica: { url: string }, matcher: object, n: number): Promise<void> {
   const deadline = Date.now() + 5000;
@@ -139,6 +158,13 @@ describe('reads that cover every replica', () => {
         'wait-a': a.emulator.context.store.replicas!.id,
         'wait-b': b.emulator.context.store.replicas!.id,
       });
+      // Each topic's count is every replica's too, as is the event stream's first message.
+      const counts = (topics: { topic: string; waitingSubscribers: number }[]) =>
+        Object.fromEntries(topics.map((t) => [t.topic, t.waitingSubscribers]));
+      expect(counts(json.topics)).toEqual({ 'wait-a': 1, 'wait-b': 1 });
+      const hello = (await helloOf(replica)) as typeof json;
+      expect(hello.waitingSubscribers.map((w: { topic: string }) => w.topic).sort()).toEqual(['wait-a', 'wait-b']);
+      expect(counts(hello.topics)).toEqual({ 'wait-a': 1, 'wait-b': 1 });
     }
     await a.publish('cache', 'wait-a', 'x');
     await b.publish('cache', 'wait-b', 'y');
