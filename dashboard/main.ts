@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { State, TopicMessages } from '../openapi/generated/control-types.js';
+import type { Health, State, TopicMessages } from '../openapi/generated/control-types.js';
 import type { ExchangeFacts } from '../emulator/exchange.js';
 import { storeAdminKey, storedAdminKey } from './admin-key.js';
 import { ApiError, control, curlOf, reportCalls, topicPath, type CallRecord } from './api.js';
@@ -43,6 +43,12 @@ interface Notice {
 const feedKey = (cache: string, topic: string) => `${cache}\n${topic}`;
 /** State refreshes after events are coalesced: at most one every this many ms. */
 const REFRESH_MS = 150;
+/**
+ * With a shared store (Redis), another replica's requests and waiting subscribers send no event to
+ * the replica this page reads from: the state and the journal are read again this often (they
+ * gather every replica) while the page is seen.
+ */
+const SHARED_REFRESH_MS = 2000;
 
 function summaryOf(state: State): string {
   return [
@@ -69,6 +75,8 @@ function App() {
   const [journalVersion, setJournalVersion] = useState(0);
   /** Counts the event stream's hellos: a reconnect reads the selected topic's retained messages again. */
   const [connections, setConnections] = useState(0);
+  /** Whether the emulator's store is shared by several replicas (GET /_emulator/health), checked on each connection. */
+  const [shared, setShared] = useState(false);
   const [now, setNow] = useState(Date.now());
   const lastCall = useRef<CallRecord | undefined>();
   const live = useRef<LiveConnection | undefined>();
@@ -222,6 +230,28 @@ function App() {
     };
   }, [onEvent, refresh]);
 
+  // A restart may change the store: asked again on each connection.
+  useEffect(() => {
+    let current = true;
+    control<Health>('GET', '/_emulator/health').then(
+      (health) => current && setShared(health.store.kind === 'redis'),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [connections]);
+
+  useEffect(() => {
+    if (!shared) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      void refresh();
+      setJournalVersion((v) => v + 1);
+    }, SHARED_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [shared, refresh]);
+
   const run = useCallback(
     async (label: string, action: () => Promise<unknown>): Promise<boolean> => {
       lastCall.current = undefined;
@@ -287,7 +317,7 @@ function App() {
       <span class=${`pill ${status}`} role="status" aria-live="polite" data-testid="live-status"
         >${statusText[status]}</span
       >
-      ${state ? html`<span class="summary">${summaryOf(state)}</span>` : null}
+      ${state ? html`<span class="summary">${summaryOf(state)}${shared ? ' · shared store' : ''}</span>` : null}
       <span class="spacer"></span>
       ${
         confirmingReset

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { clientList, requestList } from '../dashboard/journal-fixtures.js';
+import { startRedis } from '../redis/redis-server.js';
 import { byRole, consoleErrors, launch } from './browser.js';
 
 // The dashboard (/_emulator/ui) in headless Chromium, driven as a user would: what curl does
@@ -464,6 +465,48 @@ describe('the dashboard across an emulator restart', () => {
       await tab.close();
       await first?.close();
       await second?.close();
+    }
+  });
+});
+
+describe('the dashboard on two replicas of one Redis store', () => {
+  it('shows within seconds the requests and the waiting subscribers the other replica serves', async () => {
+    const redis = await startRedis();
+    const replicas: RunningEmulator[] = [];
+    const tab = await browser.newPage();
+    const tabErrors = consoleErrors(tab);
+    let waiting: Promise<Response> | undefined;
+    try {
+      for (let i = 0; i < 2; i += 1)
+        replicas.push(
+          await startEmulator({ port: 0, logLevel: 'silent', store: redis.url, storePrefix: 'dashboard:' }),
+        );
+      const [a, b] = replicas as [RunningEmulator, RunningEmulator];
+      await tab.goto(`${a.url}/_emulator/ui`);
+      await waitForText('header .summary', 'shared store', 5000, tab);
+      // Requests only b serves send no event to a: the page reads the gathered journal again.
+      await openTab('requests', tab);
+      const refused = await fetch(`${b.url}/topics/no-such-cache/t`, {
+        method: 'POST',
+        headers: { authorization: b.apiKey, 'content-type': 'text/plain' },
+        body: 'x',
+      });
+      expect(refused.status).toBe(404);
+      await waitForText('main', 'no-such-cache/t', 5000, tab);
+      // So do the subscribers waiting on b, in the tab's count and the list.
+      await openTab('waiting', tab);
+      waiting = fetch(`${b.url}/topics/${CACHE}/quiet-on-b?sequence_number=1`, {
+        headers: { authorization: b.apiKey },
+      });
+      await waitForText('main', 'quiet-on-b', 5000, tab);
+      expect(await tab.$eval('[data-tab=waiting]', (el) => el.textContent)).toContain('1');
+      expect((await publish(b, 'quiet-on-b', 'wake')).status).toBe(204);
+      expect((await waiting).status).toBe(200);
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await tab.close();
+      await Promise.all(replicas.map((replica) => replica.close()));
+      await redis.stop();
     }
   });
 });
