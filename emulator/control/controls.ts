@@ -45,6 +45,7 @@ import { seedTopics } from '../scenario/seed.js';
 import { controlOf } from '../snapshot/document.js';
 import { applyControlBase, applyControlRestore, applyRestore, planControl, planRestore } from '../snapshot/restore.js';
 import { takeControl, takeSnapshot } from '../snapshot/take.js';
+import { topicKey } from '../topics/topic-key.js';
 import {
   answerQuestion,
   gatherClientEntries,
@@ -150,12 +151,12 @@ export class EmulatorControls {
     const state = this.state();
     const waitingOn = new Map<string, number>();
     for (const { cache, topic } of waitingSubscribers) {
-      const key = JSON.stringify([cache, topic]);
+      const key = topicKey(cache, topic);
       waitingOn.set(key, (waitingOn.get(key) ?? 0) + 1);
     }
     const topics = state.topics.map((t) => ({
       ...t,
-      waitingSubscribers: waitingOn.get(JSON.stringify([t.cache, t.topic])) ?? 0,
+      waitingSubscribers: waitingOn.get(topicKey(t.cache, t.topic)) ?? 0,
     }));
     return { ...state, topics, waitingSubscribers };
   }

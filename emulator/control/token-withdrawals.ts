@@ -20,7 +20,7 @@ export class TokenWithdrawals {
   ) {}
 
   withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {
-    // One reading of the clock: the time shown is exactly the time the withdrawal fires.
+    // The time shown is the due time, exactly when the withdrawal fires.
     return this.withdrawAt(tokenId, how, this.clock.now() + afterMs, why);
   }
 

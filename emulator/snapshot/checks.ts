@@ -1,5 +1,6 @@
 import { lastClockReadingMs } from '../documents.js';
 import type { Snapshot } from './document.js';
+import { topicKey } from '../topics/topic-key.js';
 
 // A snapshot's own consistency, beyond its schema: each check a small named function that
 // names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
@@ -19,7 +20,7 @@ export const topicsInConfiguredCaches: SnapshotCheck = (snapshot, caches) => {
 export const eachTopicOnce: SnapshotCheck = (snapshot) => {
   const seen = new Set<string>();
   for (const [i, { cache, topic }] of snapshot.topics.entries()) {
-    const key = JSON.stringify([cache, topic]);
+    const key = topicKey(cache, topic);
     if (seen.has(key)) return `body.topics.${i} names ${cache}/${topic} a second time`;
     seen.add(key);
   }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { TopicStore } from './store.js';
+import { topicKey } from './topic-key.js';
 
 // Page changes on demand: a topic evicted and recreated now, after the message numbered K, or
 // after some clock time. Each is logged with why, since every waiting subscriber of the topic
@@ -46,7 +47,7 @@ export class PageChanges {
   afterSequenceNumber(cache: string, topic: string, sequenceNumber: number, why: string): ScheduledTopicReset {
     this.requireCache(cache);
     const target = this.store.topic(cache, topic);
-    const key = keyOf(cache, topic);
+    const key = topicKey(cache, topic);
     const schedule: Schedule = {
       view: () => ({ cache, topic, page: target.page, afterSequenceNumber: sequenceNumber }),
       cancel: () => {
@@ -67,7 +68,7 @@ export class PageChanges {
   afterTime(cache: string, topic: string, afterMs: number, why: string): ScheduledTopicReset {
     this.requireCache(cache);
     const target = this.store.topic(cache, topic);
-    const key = keyOf(cache, topic);
+    const key = topicKey(cache, topic);
     // One reading of the clock: the time shown is exactly the time the change fires.
     const due = this.clock.now() + afterMs;
     const at = new Date(due).toISOString();
@@ -103,8 +104,4 @@ export class PageChanges {
     this.schedules.get(key)?.cancel();
     this.schedules.delete(key);
   }
-}
-
-function keyOf(cache: string, topic: string): string {
-  return JSON.stringify([cache, topic]);
 }

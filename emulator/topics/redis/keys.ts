@@ -14,7 +14,9 @@
 //   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
 //   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
 //   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
-// A topic's id is the JSON of [cache, topic], so no name can make two topics share a key.
+// A topic's id is its topic key, the JSON of [cache, topic] (../topic-key.ts).
+
+import { topicKey } from '../topic-key.js';
 
 export interface KeyLayout {
   readonly prefix: string;
@@ -50,6 +52,5 @@ export function keyLayout(prefix: string): KeyLayout {
   };
 }
 
-export function topicId(cache: string, topic: string): string {
-  return JSON.stringify([cache, topic]);
-}
+/** A topic's id in its keys: its topic key (topics/topic-key.ts). */
+export const topicId = topicKey;

@@ -262,18 +262,19 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     if (this.applied !== n || n - this.logStart < COMPACT_EVERY) return;
     // The state is read now, while it is exactly the changes' (not a turn later). Called from the
     // channel's handler: a failure is logged, never thrown there.
+    const failed = (error: unknown) =>
+      this.log.warn({ err: (error as Error).message }, 'redis store: compacting the control log failed');
     let compacted: string;
     try {
       compacted = JSON.stringify({ op: 'compacted', control: this.follower.current() } satisfies SharedChange);
     } catch (error) {
-      this.log.warn({ err: (error as Error).message }, 'redis store: compacting the control log failed');
-      return;
+      return failed(error);
     }
     this.compacting = true;
     const { control, controlBase } = this.keys;
     this.run('compactControl', 2, control, controlBase, n, compacted)
       .then((start) => (this.logStart = Math.max(this.logStart, Number(start))))
-      .catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: compacting the control log failed'))
+      .catch(failed)
       .finally(() => (this.compacting = false));
   }
 }
