@@ -44,9 +44,10 @@ const feedKey = (cache: string, topic: string) => `${cache}\n${topic}`;
 /** State refreshes after events are coalesced: at most one every this many ms. */
 const REFRESH_MS = 150;
 /**
- * With a shared store (Redis), another replica's requests and waiting subscribers send no event to
- * the replica this page reads from: the state and the journal are read again this often (they
- * gather every replica) while the page is seen.
+ * With a shared store (Redis), the other replicas' requests and waiting subscribers reach the page
+ * as events passed on through Redis, but not all of them (past each replica's rate, or just after
+ * the page connects): the state and the journal are read again this often (they gather every
+ * replica) while the page is seen.
  */
 const SHARED_REFRESH_MS = 2000;
 

@@ -31,6 +31,7 @@ import type {
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
+import type { ReplicaLink } from '../topics/replica-link.js';
 import { lastClockReadingMs, operationIds } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
@@ -365,6 +366,11 @@ export class EmulatorControls {
   /** The emulator's event stream (GET /_emulator/events listens to it). */
   get events(): EmulatorEvents {
     return this.context.events;
+  }
+
+  /** On a shared store, the replicas (GET /_emulator/events hears the others' events through them). */
+  get replicas(): ReplicaLink | undefined {
+    return this.context.store.replicas;
   }
 
   /** Stops every timer and delay (the emulator is closing). */

@@ -5,7 +5,8 @@ import { version } from '../version.js';
 import type { EmulatorControls } from './controls.js';
 
 // GET /_emulator/events (streamEvents): the event stream as server-sent events, for the
-// dashboard and anyone with curl -N. The response is taken over from fastify (it never ends on
+// dashboard and anyone with curl -N; on a shared store, with the other replicas' requests and
+// waiting subscribers too. The response is taken over from fastify (it never ends on
 // its own); the reader's disconnect, or the emulator closing its sockets, ends it and removes
 // its listener.
 
@@ -31,7 +32,7 @@ export function eventStreamHandler(
         'x-accel-buffering': 'no',
       });
       response.flushHeaders();
-      const stream = new EventStream(response, controls.events, { version, state }, options);
+      const stream = new EventStream(response, controls.events, { version, state }, options, controls.replicas);
       response.once('close', () => stream.close());
       response.on('error', () => stream.close());
     },

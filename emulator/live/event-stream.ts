@@ -1,4 +1,5 @@
 import type { EmulatorEvent, EmulatorEvents } from '../events.js';
+import type { RelayedEvents, ReplicaLink } from '../topics/replica-link.js';
 import { sseComment, sseMessage, sseRetry } from './sse.js';
 import { wireData } from './wire.js';
 
@@ -8,6 +9,10 @@ import { wireData } from './wire.js';
 // in its socket, events are counted instead of written, and a `gap` message says how many were
 // lost once it catches up. Waiting-count changes of one topic within one turn of the event loop
 // are sent once, with the last count (a publish can answer thousands of subscribers).
+//
+// On a shared store (Redis), the other replicas' `request` and `waiting` events come too
+// (topics/redis/event-relay.ts), and those two kinds carry the `replica` they happened on, this
+// one's included: a `waiting` count is that replica's.
 
 export interface EventStreamOptions {
   /** A comment line every this many milliseconds (real time), so proxies and readers see a live connection. */
@@ -35,7 +40,8 @@ export class EventStream {
   private nextId = 1;
   private dropped = 0;
   private closed = false;
-  private readonly waiting = new Map<string, EmulatorEvent>();
+  /** The last `waiting` event of each topic (and replica) in this turn, with its replica. */
+  private readonly waiting = new Map<string, [EmulatorEvent, string | undefined]>();
   private waitingFlush: NodeJS.Immediate | undefined;
   private readonly stopListening: () => void;
   private readonly heartbeat: NodeJS.Timeout;
@@ -45,10 +51,18 @@ export class EventStream {
     events: EmulatorEvents,
     hello: unknown,
     private readonly options: EventStreamOptions = defaultStreamOptions,
+    /** On a shared store: the replicas, whose own events are heard too. */
+    replicas?: Pick<ReplicaLink, 'id' | 'hearOthers'>,
   ) {
     sink.write(sseRetry(options.retryMs));
     this.send('hello', hello);
-    this.stopListening = events.on((event) => this.receive(event));
+    const here = replicas?.id;
+    const stopHere = events.on((event) => this.receive(event, here));
+    const stopOthers = replicas?.hearOthers((relayed) => this.receiveRelayed(relayed));
+    this.stopListening = () => {
+      stopHere();
+      stopOthers?.();
+    };
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -69,15 +83,25 @@ export class EventStream {
     this.sink.end();
   }
 
-  private receive(event: EmulatorEvent): void {
-    if (event.kind !== 'waiting') return this.send(event.kind, wireData(event));
-    this.waiting.set(`${event.cache}\n${event.topic}`, event);
+  /** An event of the replica `replica` (undefined with no shared store: the emulator's one process). */
+  private receive(event: EmulatorEvent, replica: string | undefined): void {
+    if (event.kind !== 'waiting') {
+      const data = wireData(event);
+      return this.send(event.kind, replica !== undefined && event.kind === 'request' ? { ...event, replica } : data);
+    }
+    this.waiting.set(`${replica ?? ''}\n${event.cache}\n${event.topic}`, [event, replica]);
     this.waitingFlush ??= setImmediate(() => {
       this.waitingFlush = undefined;
       const pending = [...this.waiting.values()];
       this.waiting.clear();
-      for (const waiting of pending) this.send('waiting', waiting);
+      for (const [waiting, from] of pending)
+        this.send('waiting', from === undefined ? waiting : { ...waiting, replica: from });
     });
+  }
+
+  private receiveRelayed({ replica, events, dropped }: RelayedEvents): void {
+    this.dropped += dropped;
+    for (const event of events) if (event.kind === 'request' || event.kind === 'waiting') this.receive(event, replica);
   }
 
   private send(event: string, data: unknown): void {

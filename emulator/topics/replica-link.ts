@@ -1,6 +1,18 @@
 // What a shared store offers the control plane for reads that must cover every replica (the
-// journal, the client findings, waiting subscribers): who the replicas are, and a question put
-// to each of them. The in-memory store has none: its process is the whole emulator.
+// journal, the client findings, waiting subscribers): who the replicas are, a question put to
+// each of them, and the events only the replica where they happen emits (for the event stream's
+// readers). The in-memory store has none: its process is the whole emulator.
+
+import type { EmulatorEvent } from '../events.js';
+
+/** Events another replica passed on (its `request` and `waiting` events), with those it counted instead. */
+export interface RelayedEvents {
+  /** The short id of the replica they happened on. */
+  replica: string;
+  events: EmulatorEvent[];
+  /** Events it did not pass on (past its rate): a reader's `gap`. */
+  dropped: number;
+}
 
 /** One replica's answer to a question. */
 export interface ReplicaAnswer {
@@ -24,4 +36,10 @@ export interface ReplicaLink {
   ask(question: object): Promise<ReplicaAnswer[]>;
   /** Answers a question another replica (or this one) put; set by the control plane. */
   onQuestion: ((question: unknown) => unknown) | undefined;
+  /**
+   * Hears the other replicas' `request` and `waiting` events (theirs alone: publishes, page and
+   * control changes reach every replica through the store) from shortly after it starts
+   * listening; they pass them on only while some replica listens. Returns the function that stops.
+   */
+  hearOthers(listener: (relayed: RelayedEvents) => void): () => void;
 }

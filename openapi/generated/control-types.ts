@@ -90,7 +90,10 @@ export interface paths {
          *     - `request`: `{at, record}`: a request was answered (the request journal's record).
          *     - `gap`: `{dropped}`: this reader fell behind and `dropped` events were not sent.
          *
-         *     `at` is the emulator's clock (ms since the epoch).
+         *     `at` is the emulator's clock (ms since the epoch). With a shared store (Redis), the
+         *     stream says what happens on every replica (x-emulator-event-stream-replicas), and
+         *     `request` and `waiting` carry the `replica` they happened on; a `waiting` count is that
+         *     replica's.
          */
         get: operations["streamEvents"];
         put?: never;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { EmulatorSettings } from '../../emulator/index.js';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startRedis, type RedisOptions, type RedisServer } from './redis-server.js';
@@ -13,8 +14,8 @@ export function useFleet(options: RedisOptions = {}): {
   children: CliRun[];
   /** A replica on `prefix` in a child process (the CLI, cache `cache`), killed after the test; with its base URL. */
   child: (prefix: string) => Promise<{ run: CliRun; url: string }>;
-  /** Starts replicas in this process (cache `cache`) on a prefix of their own, `<name>-<n>:`, closed after the test. */
-  starter: (name: string) => () => Promise<TestEmulator>;
+  /** Starts replicas in this process (cache `cache`, and `options`) on a prefix of their own, `<name>-<n>:`, closed after the test. */
+  starter: (name: string, options?: Partial<EmulatorSettings>) => () => Promise<TestEmulator>;
 } {
   let redis: RedisServer | undefined;
   const running: TestEmulator[] = [];
@@ -40,11 +41,11 @@ export function useFleet(options: RedisOptions = {}): {
     },
     running,
     children,
-    starter(name) {
+    starter(name, options = {}) {
       const prefix = `${name}-${++prefixes}:`;
       return async () => {
         if (!redis) throw new Error('redis-server is not started yet');
-        const replica = await testEmulator({ caches: ['cache'], store: redis.url, storePrefix: prefix });
+        const replica = await testEmulator({ caches: ['cache'], store: redis.url, storePrefix: prefix, ...options });
         running.push(replica);
         return replica;
       };

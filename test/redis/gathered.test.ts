@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localMatcher, REPLICA_ID_STRIDE } from '../../emulator/control/gather.js';
 import type { JournalEntry, RequestList } from '../../emulator/index.js';
-import { HEARTBEAT_TTL_MS } from '../../emulator/topics/redis/replicas.js';
+import { HEARTBEAT_TTL_MS } from '../../emulator/topics/redis/liveness.js';
 import '../../testing/vitest.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';

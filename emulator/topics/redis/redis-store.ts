@@ -116,7 +116,7 @@ export class RedisTopicStore implements TopicStore {
     this.subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.keys.channel) this.announced(text);
     });
-    this.replicas = new RedisReplicas(this.command, this.subscriber, prefix, log);
+    this.replicas = new RedisReplicas(this.command, this.subscriber, prefix, events, log);
     // ioredis subscribes again after a reconnect; the mirror is loaded again then.
     this.subscriber.on('ready', () => void this.resync());
     this.command.on('ready', () => void this.resync());

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { EmulatorError } from '../../errors.js';
-import type { ReplicaAnswer, ReplicaLink } from '../replica-link.js';
+import type { EmulatorEvents } from '../../events.js';
+import type { RelayedEvents, ReplicaAnswer, ReplicaLink } from '../replica-link.js';
+import { RedisEventRelay } from './event-relay.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
 
 // Which replicas serve one emulator on a Redis store, and questions put to all of them.
 //
@@ -15,39 +18,40 @@ import type { ReplicaAnswer, ReplicaLink } from '../replica-link.js';
 // that no one listens for (PUBLISH reaches nobody) or that does not answer in ANSWER_TIMEOUT_MS
 // fails the question: 503 `replica_unreachable`, never a partial answer.
 //
+// Events: other replicas' `request` and `waiting` events, for this replica's event-stream readers,
+// pass through Redis while some replica has readers (event-relay.ts).
+//
 // Keys, under the store's prefix:
 //   <prefix>replicas         sorted set: replica id -> expiry (Redis time, ms)
 //   <prefix>replica-started  hash: replica id -> start time (epoch ms)
 //   <prefix>replica-ordinal  the last ordinal handed out
 //   <prefix>replica:<id>     the pub/sub channel of one replica's questions and answers
+//   <prefix>event-readers    sorted set: replica id -> expiry, the replicas with event-stream readers;
+//                            also the pub/sub channel where one says its readers came or went
+//   <prefix>relayed-events   the pub/sub channel of the events passed on to them (event-relay.ts)
 
-/** How long a registration lasts without a heartbeat: the bound on how long a killed replica fails gathered reads. */
-export const HEARTBEAT_TTL_MS = 5000;
-export const HEARTBEAT_EVERY_MS = 1000;
 /** How long a question waits for every registered replica's answer. */
 export const ANSWER_TIMEOUT_MS = 2000;
 
-const NOW = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const PRUNE = `for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do redis.call('HDEL', KEYS[2], id) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
 
 /** KEYS: replicas, started, ordinal. An ordinal no registered replica holds (Redis may have restarted empty). */
-const RESERVE = `${NOW}
+const RESERVE = `${REDIS_NOW}
 ${PRUNE}
 local n
 repeat n = redis.call('INCR', KEYS[3]) until not redis.call('ZSCORE', KEYS[1], 'r' .. n)
 return n`;
 
 /** KEYS: replicas, started, ordinal. ARGV: id, ordinal, started, ttl. Registers (again) until now + ttl. */
-const HEARTBEAT = `${NOW}
+const HEARTBEAT = `${REDIS_NOW}
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 if tonumber(redis.call('GET', KEYS[3]) or '0') < tonumber(ARGV[2]) then redis.call('SET', KEYS[3], ARGV[2]) end
 return 1`;
 
 /** KEYS: replicas, started. Every registered replica: [id, started, ...]. */
-const MEMBERS = `${NOW}
+const MEMBERS = `${REDIS_NOW}
 ${PRUNE}
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
@@ -83,14 +87,18 @@ export class RedisReplicas implements ReplicaLink {
   private readonly pending = new Map<string, Pending>();
   private questions = 0;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Other replicas' events for this replica's event-stream readers. */
+  readonly relay: RedisEventRelay;
 
   constructor(
     private readonly command: Redis,
     private readonly subscriber: Redis,
     private readonly prefix: string,
+    events: EmulatorEvents | undefined,
     private readonly log: FastifyBaseLogger,
   ) {
     this.keys = [`${prefix}replicas`, `${prefix}replica-started`, `${prefix}replica-ordinal`];
+    this.relay = new RedisEventRelay(command, subscriber, prefix, () => this.id, events, log);
     subscriber.on('message', (channel: string, text: string) => {
       if (this.id && channel === this.channelOf(this.id)) this.heard(text);
     });
@@ -107,11 +115,13 @@ export class RedisReplicas implements ReplicaLink {
         this.beat().catch((error: Error) => this.log.debug({ err: error.message }, 'replicas: heartbeat failed'));
     }, HEARTBEAT_EVERY_MS);
     this.heartbeat.unref();
+    await this.relay.start();
   }
 
   /** Stops the heartbeat and leaves the registry (a clean close); questions still open fail. */
   async leave(): Promise<void> {
     clearInterval(this.heartbeat);
+    await this.relay.close();
     for (const qid of [...this.pending.keys()])
       this.settle(qid, new EmulatorError('service_unavailable', 'This replica is closing.'));
     if (!this.id || this.command.status !== 'ready') return;
@@ -165,6 +175,10 @@ export class RedisReplicas implements ReplicaLink {
           .catch(() => this.settle(qid, this.unreachable(qid, 'could not be asked', [member])));
       }
     });
+  }
+
+  hearOthers(listener: (relayed: RelayedEvents) => void): () => void {
+    return this.relay.listen(listener);
   }
 
   private async members(): Promise<Member[]> {
