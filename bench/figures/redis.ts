@@ -2,7 +2,7 @@ import { startRedis } from '../../test/redis/redis-server.js';
 import { ServerProcess } from '../servers/server-process.js';
 import { median } from '../stats.js';
 import { measureLatency, messagesPerRun, warmUpMessages, type Pacing } from './latency.js';
-import { load, warmUpSeconds } from './autocannon-rounds.js';
+import { load, warmUpSeconds } from './autocannon-load.js';
 import {
   notMeasured,
   ratioOf,
