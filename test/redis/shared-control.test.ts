@@ -353,3 +353,38 @@ describe('the control log’s scripts', () => {
     }
   });
 });
+
+describe('a compaction that cannot read the control state', () => {
+  it('is skipped without harm, and made by a later change once the state can be read', async () => {
+    const a = await fleet.starter('unreadable')();
+    const prefix = a.emulator.context.settings.storePrefix;
+    // The control plane's follower (controls.ts), its state read made to fail.
+    const follower = (a.emulator.context.store.sharedControl as unknown as { follower: { current: () => unknown } })
+      .follower;
+    const current = follower.current;
+    follower.current = () => {
+      throw new Error('the state cannot be read');
+    };
+    const epoch = Date.parse('2033-01-01T00:00:00.000Z');
+    const at = (i: number) => new Date(epoch + i * 1000).toISOString();
+    for (let i = 0; i <= COMPACT_EVERY; i += 1) a.emulator.setClock({ mode: 'virtual', setTo: at(i) });
+    const probe = new Redis(fleet.redis().url);
+    try {
+      // Every change logged, none compacted: the failure stayed in the replica's log.
+      const logged = async () => (await probe.xlen(`${prefix}control`)) > COMPACT_EVERY;
+      const deadline = Date.now() + 5000;
+      while (!(await logged())) if (Date.now() > deadline) throw new Error('the changes were not all logged');
+      expect(await probe.hget(`${prefix}control-base`, 'n')).toBeNull();
+      expect((await a.publish('cache', 'still-serving', 'x')).status).toBe(204);
+
+      follower.current = current;
+      a.emulator.setClock({ mode: 'virtual', setTo: at(COMPACT_EVERY + 1) });
+      let compactedAt = 0;
+      while (compactedAt === 0 && Date.now() < deadline + 5000)
+        compactedAt = Number((await probe.hget(`${prefix}control-base`, 'n')) ?? 0);
+      expect(compactedAt).toBeGreaterThan(COMPACT_EVERY);
+    } finally {
+      probe.disconnect();
+    }
+  });
+});
