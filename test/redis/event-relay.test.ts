@@ -97,4 +97,22 @@ describe('the event stream with several replicas', () => {
       stream.close();
     }
   });
+
+  it('a reader that came while Redis was out of reach hears the other replica once Redis is back', async () => {
+    const [a, b] = await pair();
+    const up = (replica: TestEmulator) => replica.emulator.context.store.health().up;
+    await fleet.redis().kill();
+    await until(() => !up(a) && !up(b), 'the store to be lost', 10_000);
+    const stream = await openStream(a.url);
+    try {
+      await stream.next((frame) => frame.event === 'hello');
+      await fleet.redis().restart();
+      await until(() => up(a) && up(b), 'the store to be back', 15_000);
+      await until(() => replicasOf(b).relay.relaying, 'b to pass its events on', 10_000);
+      expect((await b.publish('cache', 'after-restart', 'x')).status).toBe(204);
+      await stream.next(isRequest('publish', replicasOf(b).id), 5000);
+    } finally {
+      stream.close();
+    }
+  });
 });

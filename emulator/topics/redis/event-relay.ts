@@ -69,6 +69,8 @@ export class RedisEventRelay {
   private windowStart = 0;
   private sentInWindow = 0;
   private closed = false;
+  /** Subscribed (or subscribing) to the relayed events: while this replica has readers. */
+  private subscribed = false;
 
   constructor(
     private readonly command: Redis,
@@ -116,14 +118,24 @@ export class RedisEventRelay {
     if (this.closed) return () => undefined;
     this.listeners.add(listener);
     if (this.listeners.size === 1) {
-      this.subscriber.subscribe(this.relayChannel).catch((error: Error) => this.failed('subscribing', error));
+      this.subscribe();
       this.announce().catch((error: Error) => this.failed('registering a reader', error));
     }
     return () => {
       if (!this.listeners.delete(listener) || this.listeners.size > 0 || this.closed) return;
+      this.subscribed = false;
       this.subscriber.unsubscribe(this.relayChannel).catch((error: Error) => this.failed('unsubscribing', error));
       this.announce().catch((error: Error) => this.failed('leaving the readers', error));
     };
+  }
+
+  /** Subscribes to the relayed events; one refused (Redis out of reach) is tried again on the next heartbeat. */
+  private subscribe(): void {
+    this.subscribed = true;
+    this.subscriber.subscribe(this.relayChannel).catch((error: Error) => {
+      this.subscribed = false;
+      this.failed('subscribing', error);
+    });
   }
 
   /** Registers whether this replica has readers, then tells the others to look again. */
@@ -134,6 +146,7 @@ export class RedisEventRelay {
 
   private check(): void {
     if (this.closed || this.command.status !== 'ready') return;
+    if (this.listeners.size > 0 && !this.subscribed && this.subscriber.status === 'ready') this.subscribe();
     this.update().catch((error: Error) => this.failed('asking for readers', error));
   }
 
