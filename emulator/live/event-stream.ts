@@ -1,5 +1,6 @@
 import type { EmulatorEvent, EmulatorEvents } from '../events.js';
 import type { RelayedEvents, ReplicaLink } from '../topics/replica-link.js';
+import { topicKey } from '../topics/topic-key.js';
 import { sseComment, sseMessage, sseRetry } from './sse.js';
 import { wireData } from './wire.js';
 
@@ -89,7 +90,7 @@ export class EventStream {
       const data = wireData(event);
       return this.send(event.kind, replica !== undefined && event.kind === 'request' ? { ...event, replica } : data);
     }
-    this.waiting.set(`${replica ?? ''}\n${event.cache}\n${event.topic}`, [event, replica]);
+    this.waiting.set(`${topicKey(event.cache, event.topic)}${replica ?? ''}`, [event, replica]);
     this.waitingFlush ??= setImmediate(() => {
       this.waitingFlush = undefined;
       const pending = [...this.waiting.values()];
