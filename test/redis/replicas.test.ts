@@ -193,6 +193,8 @@ describe('replicas on one Redis', () => {
     expect(b.emulator.context.store.contents()).toEqual(snapshot.topics);
     expect([...b.emulator.context.store.topics()].map((t) => t.name)).toEqual(['loaded']);
     expect((await b.publish('cache', 'loaded', 'three')).status).toBe(204);
+    // b's 204 says b holds it; a holds it once the announcement reaches it.
+    await until(() => a.emulator.context.store.find('cache', 'loaded')?.position.next === 4, 'a to hold message 3');
     expect(numbers((await a.subscribe('cache', 'loaded', { seq: 2, page: 5 })).json as Items)).toEqual([2, 3]);
   });
 
