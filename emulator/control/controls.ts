@@ -144,12 +144,14 @@ export class EmulatorControls {
   gatheredState(): State | Promise<State> {
     const { replicas } = this.context.store;
     if (!replicas) return this.state();
-    return gatherWaiting(replicas).then((waitingSubscribers) => this.withWaiting(waitingSubscribers));
+    return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
+      ([waitingSubscribers, limits]) => this.withWaiting(waitingSubscribers, limits),
+    );
   }
 
-  /** The state here, with these waiting subscribers (every replica's) in the list and each topic's count. */
-  private withWaiting(waitingSubscribers: WaitingSubscriberState[]): State {
-    const state = this.state();
+  /** The state here, with these waiting subscribers (every replica's) in the list and each topic's count, and these limits. */
+  private withWaiting(waitingSubscribers: WaitingSubscriberState[], limits: Limits): State {
+    const state = { ...this.state(), limits };
     const waitingOn = new Map<string, number>();
     for (const { cache, topic } of waitingSubscribers) {
       const key = topicKey(cache, topic);
@@ -272,8 +274,14 @@ export class EmulatorControls {
     return this.changed('clearFaults', { removed });
   }
 
+  /** The limits; on a shared store, their usage as this replica knows it (see `gatheredLimits`). */
   limits(): Limits {
     return this.context.limits.view();
+  }
+
+  /** The limits with every replica's usage on a shared store (GET /_emulator/limits). */
+  gatheredLimits(): Limits | Promise<Limits> {
+    return this.context.limits.gatheredView();
   }
 
   setLimits(change: LimitsInput): Limits {

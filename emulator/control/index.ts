@@ -45,7 +45,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('clearFaults', () => ok(controls.clearFaults())),
     op('getFault', (r) => ok(controls.fault(param(r, 'faultId')))),
     op('removeFault', (r) => ok(controls.removeFault(param(r, 'faultId')))),
-    op('getLimits', () => ok(controls.limits())),
+    op('getLimits', async () => ok(await controls.gatheredLimits())),
     op('setLimits', (r) => ok(controls.setLimits(body<LimitsInput>(r)))),
     op('getChaos', () => ok(controls.chaos())),
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),

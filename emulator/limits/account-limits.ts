@@ -5,7 +5,7 @@ import { EmulatorError } from '../errors.js';
 import { LIMIT_TIERS, type EmulatorSettings } from '../settings.js';
 import type { DecidedBy } from '../exchange.js';
 import { describeRequest, requestFields, type Effect, type RequestFacts } from '../requests.js';
-import type { LimitCounts, LimitRefusal, RequestEnd } from './counts.js';
+import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from './counts.js';
 
 // The provider's account limits (service-facts "Limits"), as a profile that can be switched on
 // and tuned: operations per second, where a publish is one and each delivered item one more,
@@ -57,14 +57,21 @@ export class AccountLimits {
     return this.view();
   }
 
-  view(): LimitsView {
+  /** The profile and its usage (on a shared store: as this replica knows it). */
+  view(usage: LimitUsage = this.counts.usage()): LimitsView {
     const now = this.clock.now();
     return {
       ...this.profile,
       payloadBytes: this.payloadBytes,
       // Summed over the caches; each cache has its own limits. Windows share their boundaries.
-      usage: { windowStartedAt: new Date(Math.max(0, now - (now % 1000))).toISOString(), ...this.counts.usage() },
+      usage: { windowStartedAt: new Date(Math.max(0, now - (now % 1000))).toISOString(), ...usage },
     };
+  }
+
+  /** The profile and every replica's usage on a shared store (read there); at once in memory. */
+  gatheredView(): LimitsView | Promise<LimitsView> {
+    const shared = this.counts.sharedUsage?.();
+    return shared === undefined ? this.view() : shared.then((usage) => this.view(usage));
   }
 
   /**

@@ -36,8 +36,10 @@ export interface LimitCounts {
   ): LimitRefusal | undefined | Promise<LimitRefusal | undefined>;
   /** Items delivered: one operation each (they may take the window past the limit). */
   delivered(cache: string, items: number): void;
-  /** This second's operations and the subscriptions counted now, summed over the caches. */
+  /** This second's operations and the subscriptions counted now, summed over the caches (on a shared store: as this replica knows them). */
   usage(): LimitUsage;
+  /** A shared store: the same for every replica, read where they are counted (one round trip). */
+  sharedUsage?(): Promise<LimitUsage>;
   /** Counts back to zero; `shared`: a shared store's too (the replica that resets, not those that follow it). */
   reset(shared: boolean): void;
 }

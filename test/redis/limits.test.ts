@@ -132,6 +132,32 @@ describe('account limits across replicas', () => {
     await Promise.all([onB, third]);
   });
 
+  it("GET /_emulator/limits and /state on either replica show every replica's usage", async () => {
+    const [a, b] = await pair({ limitOperationsPerSecond: 50, limitConcurrentSubscriptions: 10 });
+    await freeze(a, b, '2030-01-01T00:00:00.000Z');
+    expect(statuses(await alternate(a, b, 'used', 5))).toEqual([204, 204, 204, 204, 204]);
+    const onA = a.subscribe('cache', 'wait-a');
+    const onB = [b.subscribe('cache', 'wait-b'), b.subscribe('cache', 'wait-b')];
+    await until(() => a.emulator.context.waiting.size === 1 && b.emulator.context.waiting.size === 2, 'three to wait');
+    const usageOf = async (replica: TestEmulator, path: string) => {
+      const response = await fetch(`${replica.url}/_emulator/${path}`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { usage?: object; limits?: { usage: object } };
+      return body.usage ?? body.limits!.usage;
+    };
+    // 5 publishes over both replicas in the frozen second (a subscribe's operations are the items it delivers:
+    // none yet), and 3 subscribes waiting on them.
+    const whole = { windowStartedAt: '2030-01-01T00:00:00.000Z', operations: 5, subscriptions: 3 };
+    for (const replica of [a, b]) {
+      expect(await usageOf(replica, 'limits')).toEqual(whole);
+      expect(await usageOf(replica, 'state')).toEqual(whole);
+    }
+    // In process, a replica's own view: its subscriptions only.
+    expect(a.emulator.limits().usage.subscriptions).toBe(1);
+    a.emulator.reset();
+    await Promise.all([onA, ...onB]);
+  });
+
   it("a replica's subscriptions count while its liveness key lives; a dead replica's are dropped", async () => {
     const [a, , prefix] = await pair({ limitConcurrentSubscriptions: 2 });
     const redis = new Redis(fleet.redis().url);

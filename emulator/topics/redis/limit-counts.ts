@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
 import type { LimitsProfile } from '../../limits/account-limits.js';
 import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from '../../limits/counts.js';
-import { ADMIT, DELIVERED, RELEASE } from './limit-scripts.js';
+import { ADMIT, DELIVERED, RELEASE, USAGE } from './limit-scripts.js';
 import { unavailable } from './unavailable.js';
 
 // The account limits counted in Redis for every replica with the same store and prefix:
@@ -24,6 +24,7 @@ interface Counting {
   admitLimit(...args: (string | number)[]): Promise<[number, number, number]>;
   deliveredLimit(...args: (string | number)[]): Promise<[number, number]>;
   releaseLimit(...args: (string | number)[]): Promise<number>;
+  usageLimit(...args: (string | number)[]): Promise<[number, number]>;
 }
 
 export class RedisLimitCounts implements LimitCounts {
@@ -48,6 +49,7 @@ export class RedisLimitCounts implements LimitCounts {
     redis.defineCommand('admitLimit', { lua: ADMIT, numberOfKeys: 2 });
     redis.defineCommand('deliveredLimit', { lua: DELIVERED, numberOfKeys: 1 });
     redis.defineCommand('releaseLimit', { lua: RELEASE, numberOfKeys: 1 });
+    redis.defineCommand('usageLimit', { lua: USAGE });
     this.redis = redis as Redis & Counting;
     this.alivePrefix = `${prefix}alive:`;
   }
@@ -107,6 +109,20 @@ export class RedisLimitCounts implements LimitCounts {
     for (const { window, count } of this.seen.values()) if (window === current) operations += count;
     let subscriptions = 0;
     for (const count of this.held.values()) subscriptions += count;
+    return { operations, subscriptions };
+  }
+
+  /** Every replica's usage: this second's operations of the shared windows, and the live replicas' subscriptions. */
+  async sharedUsage(): Promise<LimitUsage> {
+    const now = this.clock.now();
+    const keys = this.caches.flatMap((cache) => [this.windowKey(cache), this.subscriptionsKey(cache)]);
+    let answer: [number, number];
+    try {
+      answer = await this.redis.usageLimit(keys.length, ...keys, now - (now % WINDOW_MS), WINDOW_MS, this.alivePrefix);
+    } catch {
+      throw unavailable();
+    }
+    const [operations, subscriptions] = answer.map(Number) as [number, number];
     return { operations, subscriptions };
   }
 

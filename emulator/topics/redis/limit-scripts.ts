@@ -54,3 +54,25 @@ export const RELEASE = `
 local n = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if n > 1 then redis.call('HINCRBY', KEYS[1], ARGV[1], -1) elseif n == 1 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return n`;
+
+/**
+ * KEYS: each cache's window, then its subscriptions, pair after pair. ARGV: window start, window
+ * length, the liveness keys' prefix. Every replica's usage, read without changing anything: the
+ * operations of the window a caller at that start would count in (as ROLL decides), and the
+ * subscriptions of live replicas, summed over the caches. Returns [operations, subscriptions].
+ */
+export const USAGE = `
+local operations = 0
+local subscriptions = 0
+local start = tonumber(ARGV[1])
+for k = 1, #KEYS, 2 do
+  local stored = tonumber(redis.call('HGET', KEYS[k], 'start') or '-1')
+  if stored >= start and stored <= start + tonumber(ARGV[2]) then
+    operations = operations + tonumber(redis.call('HGET', KEYS[k], 'count') or '0')
+  end
+  local fields = redis.call('HGETALL', KEYS[k + 1])
+  for i = 1, #fields, 2 do
+    if redis.call('EXISTS', ARGV[3] .. fields[i]) == 1 then subscriptions = subscriptions + tonumber(fields[i + 1]) end
+  end
+end
+return {operations, subscriptions}`;
