@@ -46,7 +46,10 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('getFault', (r) => ok(controls.fault(param(r, 'faultId')))),
     op('removeFault', (r) => ok(controls.removeFault(param(r, 'faultId')))),
     op('getLimits', async () => ok(await controls.gatheredLimits())),
-    op('setLimits', (r) => ok(controls.setLimits(body<LimitsInput>(r)))),
+    op('setLimits', async (r) => {
+      controls.setLimits(body<LimitsInput>(r));
+      return ok(await controls.gatheredLimits());
+    }),
     op('getChaos', () => ok(controls.chaos())),
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),
     op('stopChaos', () => ok(controls.stopChaos())),

@@ -132,7 +132,7 @@ describe('account limits across replicas', () => {
     await Promise.all([onB, third]);
   });
 
-  it("GET /_emulator/limits and /state on either replica show every replica's usage", async () => {
+  it("GET and PUT /_emulator/limits and GET /_emulator/state on either replica show every replica's usage", async () => {
     const [a, b] = await pair({ limitOperationsPerSecond: 50, limitConcurrentSubscriptions: 10 });
     await freeze(a, b, '2030-01-01T00:00:00.000Z');
     expect(statuses(await alternate(a, b, 'used', 5))).toEqual([204, 204, 204, 204, 204]);
@@ -152,6 +152,12 @@ describe('account limits across replicas', () => {
       expect(await usageOf(replica, 'limits')).toEqual(whole);
       expect(await usageOf(replica, 'state')).toEqual(whole);
     }
+    const put = await fetch(`${a.url}/_emulator/limits`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operationsPerSecond: 50 }),
+    });
+    expect(((await put.json()) as { usage: object }).usage).toEqual(whole);
     // In process, a replica's own view: its subscriptions only.
     expect(a.emulator.limits().usage.subscriptions).toBe(1);
     a.emulator.reset();
