@@ -5,13 +5,20 @@
 // second's boundary, or not yet told of an advance) counts in the newer window; any other
 // start begins a new window, backwards too (the clock was set back).
 
+// Whether a caller at window `start` counts in the stored window (the same, or one window ahead).
+const COUNTS_IN = `
+local function counts_in(stored, start, length)
+  return stored ~= nil and start <= stored and start >= stored - length
+end
+`;
+
 // Sets `window` (the start counted in) and `count` (its operations so far).
-const ROLL = `
+const ROLL = `${COUNTS_IN}
 local window = ARGV[1]
 local count = 0
 local stored = redis.call('HGET', KEYS[1], 'start')
 local start = tonumber(ARGV[1])
-if stored and start <= tonumber(stored) and start >= tonumber(stored) - tonumber(ARGV[2]) then
+if counts_in(tonumber(stored), start, tonumber(ARGV[2])) then
   window = stored
   count = tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
 else
@@ -61,13 +68,12 @@ return n`;
  * operations of the window a caller at that start would count in (as ROLL decides), and the
  * subscriptions of live replicas, summed over the caches. Returns [operations, subscriptions].
  */
-export const USAGE = `
+export const USAGE = `${COUNTS_IN}
 local operations = 0
 local subscriptions = 0
 local start = tonumber(ARGV[1])
 for k = 1, #KEYS, 2 do
-  local stored = tonumber(redis.call('HGET', KEYS[k], 'start') or '-1')
-  if stored >= start and stored <= start + tonumber(ARGV[2]) then
+  if counts_in(tonumber(redis.call('HGET', KEYS[k], 'start')), start, tonumber(ARGV[2])) then
     operations = operations + tonumber(redis.call('HGET', KEYS[k], 'count') or '0')
   end
   local fields = redis.call('HGETALL', KEYS[k + 1])
