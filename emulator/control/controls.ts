@@ -145,12 +145,12 @@ export class EmulatorControls {
     const { replicas } = this.context.store;
     if (!replicas) return this.state();
     return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
-      ([waitingSubscribers, limits]) => this.withWaiting(waitingSubscribers, limits),
+      ([waitingSubscribers, limits]) => this.gathered(waitingSubscribers, limits),
     );
   }
 
-  /** The state here, with these waiting subscribers (every replica's) in the list and each topic's count, and these limits. */
-  private withWaiting(waitingSubscribers: WaitingSubscriberState[], limits: Limits): State {
+  /** The state here, with every replica's waiting subscribers (the list and each topic's count) and limits' usage. */
+  private gathered(waitingSubscribers: WaitingSubscriberState[], limits: Limits): State {
     const state = { ...this.state(), limits };
     const waitingOn = new Map<string, number>();
     for (const { cache, topic } of waitingSubscribers) {

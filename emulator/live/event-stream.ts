@@ -1,5 +1,5 @@
 import type { EmulatorEvent, EmulatorEvents } from '../events.js';
-import type { RelayedEvents, ReplicaLink } from '../topics/replica-link.js';
+import { RELAYED_KINDS, type RelayedEvents, type ReplicaLink } from '../topics/replica-link.js';
 import { topicKey } from '../topics/topic-key.js';
 import { sseComment, sseMessage, sseRetry } from './sse.js';
 import { wireData } from './wire.js';
@@ -87,8 +87,8 @@ export class EventStream {
   /** An event of the replica `replica` (undefined with no shared store: the emulator's one process). */
   private receive(event: EmulatorEvent, replica: string | undefined): void {
     if (event.kind !== 'waiting') {
-      const data = wireData(event);
-      return this.send(event.kind, replica !== undefined && event.kind === 'request' ? { ...event, replica } : data);
+      const named = replica !== undefined && RELAYED_KINDS.includes(event.kind);
+      return this.send(event.kind, named ? { ...event, replica } : wireData(event));
     }
     this.waiting.set(`${topicKey(event.cache, event.topic)}${replica ?? ''}`, [event, replica]);
     this.waitingFlush ??= setImmediate(() => {
@@ -102,7 +102,7 @@ export class EventStream {
 
   private receiveRelayed({ replica, events, dropped }: RelayedEvents): void {
     this.dropped += dropped;
-    for (const event of events) if (event.kind === 'request' || event.kind === 'waiting') this.receive(event, replica);
+    for (const event of events) if (RELAYED_KINDS.includes(event.kind)) this.receive(event, replica);
   }
 
   private send(event: string, data: unknown): void {

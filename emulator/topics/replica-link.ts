@@ -3,7 +3,13 @@
 // each of them, and the events only the replica where they happen emits (for the event stream's
 // readers). The in-memory store has none: its process is the whole emulator.
 
-import type { EmulatorEvent } from '../events.js';
+import type { EmulatorEvent, EmulatorEventKind } from '../events.js';
+
+/**
+ * The kinds of event only the replica where they happen emits (publishes, page and control
+ * changes reach every replica through the store): what replicas pass on to each other's readers.
+ */
+export const RELAYED_KINDS: readonly EmulatorEventKind[] = ['request', 'waiting'];
 
 /** Events another replica passed on (its `request` and `waiting` events), with those it counted instead. */
 export interface RelayedEvents {

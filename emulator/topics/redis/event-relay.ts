@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { EmulatorEvent, EmulatorEventKind, EmulatorEvents } from '../../events.js';
-import type { RelayedEvents } from '../replica-link.js';
+import type { EmulatorEvent, EmulatorEvents } from '../../events.js';
+import { RELAYED_KINDS, type RelayedEvents } from '../replica-link.js';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
 
 // Other replicas' events for this replica's event-stream readers (GET /_emulator/events).
@@ -27,9 +27,6 @@ import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
 
 /** Events one replica passes on per second at most; the rest are counted (a reader's `gap`). */
 export const RELAY_PER_SECOND = 2000;
-
-/** The kinds another replica's readers do not hear otherwise. */
-const RELAYED_KINDS: readonly EmulatorEventKind[] = ['request', 'waiting'];
 
 /**
  * KEYS: event-readers. ARGV: id, reading (1 or 0), ttl. Registers this replica as having readers

@@ -12,6 +12,23 @@ local function counts_in(stored, start, length)
 end
 `;
 
+// The subscriptions of the live replicas in a cache's hash (replica -> count): a replica counts
+// while its liveness key (prefix .. replica) exists; \`drop\` deletes the fields of those that do not.
+const LIVE_SUBSCRIPTIONS = `
+local function live_subscriptions(key, alive_prefix, drop)
+  local sum = 0
+  local fields = redis.call('HGETALL', key)
+  for i = 1, #fields, 2 do
+    if redis.call('EXISTS', alive_prefix .. fields[i]) == 1 then
+      sum = sum + tonumber(fields[i + 1])
+    elseif drop then
+      redis.call('HDEL', key, fields[i])
+    end
+  end
+  return sum
+end
+`;
+
 // Sets `window` (the start counted in) and `count` (its operations so far).
 const ROLL = `${COUNTS_IN}
 local window = ARGV[1]
@@ -35,18 +52,10 @@ end
  * window start]: 0 admitted (count: the operations), 1 operations refused, 2 subscriptions
  * refused (count: the subscriptions).
  */
-export const ADMIT = `${ROLL}
+export const ADMIT = `${ROLL}${LIVE_SUBSCRIPTIONS}
 if count + 1 > tonumber(ARGV[3]) then return {1, count, tonumber(window)} end
 if ARGV[4] == '1' then return {0, redis.call('HINCRBY', KEYS[1], 'count', 1), tonumber(window)} end
-local waiting = 0
-local fields = redis.call('HGETALL', KEYS[2])
-for i = 1, #fields, 2 do
-  if redis.call('EXISTS', ARGV[7] .. fields[i]) == 1 then
-    waiting = waiting + tonumber(fields[i + 1])
-  else
-    redis.call('HDEL', KEYS[2], fields[i])
-  end
-end
+local waiting = live_subscriptions(KEYS[2], ARGV[7], true)
 if waiting >= tonumber(ARGV[5]) then return {2, waiting, tonumber(window)} end
 redis.call('HINCRBY', KEYS[2], ARGV[6], 1)
 redis.call('SET', ARGV[7] .. ARGV[6], '1', 'PX', ARGV[8])
@@ -68,7 +77,7 @@ return n`;
  * operations of the window a caller at that start would count in (as ROLL decides), and the
  * subscriptions of live replicas, summed over the caches. Returns [operations, subscriptions].
  */
-export const USAGE = `${COUNTS_IN}
+export const USAGE = `${COUNTS_IN}${LIVE_SUBSCRIPTIONS}
 local operations = 0
 local subscriptions = 0
 local start = tonumber(ARGV[1])
@@ -76,9 +85,6 @@ for k = 1, #KEYS, 2 do
   if counts_in(tonumber(redis.call('HGET', KEYS[k], 'start')), start, tonumber(ARGV[2])) then
     operations = operations + tonumber(redis.call('HGET', KEYS[k], 'count') or '0')
   end
-  local fields = redis.call('HGETALL', KEYS[k + 1])
-  for i = 1, #fields, 2 do
-    if redis.call('EXISTS', ARGV[3] .. fields[i]) == 1 then subscriptions = subscriptions + tonumber(fields[i + 1]) end
-  end
+  subscriptions = subscriptions + live_subscriptions(KEYS[k + 1], ARGV[3], false)
 end
 return {operations, subscriptions}`;
