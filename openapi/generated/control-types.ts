@@ -698,9 +698,9 @@ export interface components {
             usage: {
                 /** Format: date-time */
                 windowStartedAt: string;
-                /** @description Operations counted in the current one-second window, summed over the caches (each has its own limit). With a Redis store: the whole emulator's, read from Redis (the in-process API's `limits()` shows them as this replica last saw them). */
+                /** @description Operations counted in the current one-second window, summed over the caches (each has its own limit). With a Redis store: the whole emulator's, read from Redis (GET answers 503 while Redis is out of reach; the answer to PUT, and the in-process API's `limits()`, then show them as this replica last saw them). */
                 operations: number;
-                /** @description Subscribe requests waiting now, summed over the caches (each has its own limit), counted from admission until the answer has left. With a Redis store: every live replica's, read from Redis (the in-process API's `limits()` shows this replica's). */
+                /** @description Subscribe requests waiting now, summed over the caches (each has its own limit), counted from admission until the answer has left. With a Redis store: every live replica's, read from Redis (while Redis is out of reach, the answer to PUT shows this replica's, as the in-process API's `limits()` always does). */
                 subscriptions: number;
             };
         };

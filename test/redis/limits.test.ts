@@ -219,4 +219,25 @@ describe('account limits across replicas', () => {
       redis.disconnect();
     }
   });
+
+  it("with Redis out of reach, GET /_emulator/limits answers 503 and a PUT is made and answered with this replica's usage", async () => {
+    const [a] = await pair({});
+    await fleet.redis().kill();
+    try {
+      await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
+      const read = await fetch(`${a.url}/_emulator/limits`);
+      expect(read.status).toBe(503);
+      expect(await read.json()).toMatchObject({ code: 'service_unavailable' });
+      const put = await fetch(`${a.url}/_emulator/limits`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operationsPerSecond: 7 }),
+      });
+      expect(put.status).toBe(200);
+      expect(await put.json()).toMatchObject({ operationsPerSecond: 7, usage: { operations: 0, subscriptions: 0 } });
+      expect(a.emulator.limits().operationsPerSecond).toBe(7);
+    } finally {
+      await fleet.redis().restart();
+    }
+  });
 });
