@@ -1,10 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { probeFolder, repoRoot } from '../helpers/v8-probe.js';
 
 // process.nextTick builds each tick object with one literal; full collections with no tick
 // object alive make V8 forget that literal's maps, and its property stores go megamorphic
@@ -12,12 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 // feedback (%DebugPrint): without the emulator, full collections between ticks send the stores
 // megamorphic; with an emulator started, they stay monomorphic.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'topics-emulator-tick-shape-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const probes = probeFolder('tick-shape');
+afterAll(() => probes.remove());
 
 const script = (startEmulator: boolean) => `
-import { startEmulator } from ${JSON.stringify(`${root}emulator/index.ts`)};
+import { startEmulator } from ${JSON.stringify(`${repoRoot}emulator/index.ts`)};
 const emulator = ${startEmulator} ? await startEmulator({ port: 0, logLevel: 'silent' }) : undefined;
 const noop = () => {};
 for (let round = 0; round < 30; round++) {
@@ -31,23 +25,10 @@ await emulator?.close();
 
 /** The states of the tick literal's property stores, as V8 prints nextTick's feedback. */
 async function literalStores(startEmulator: boolean): Promise<string[]> {
-  const file = join(dir, `ticks-${startEmulator}.mts`);
-  writeFileSync(file, script(startEmulator));
-  // V8 prints to the process's C stdout: into a file, which takes it whole (a pipe may not).
-  const output = join(dir, `ticks-${startEmulator}.txt`);
-  const fd = openSync(output, 'w');
-  try {
-    const child = spawn(process.execPath, ['--expose-gc', '--allow-natives-syntax', '--import', 'tsx', file], {
-      cwd: root,
-      stdio: ['ignore', fd, 'inherit'],
-      timeout: 60_000,
-    });
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code).toBe(0);
-  } finally {
-    closeSync(fd);
-  }
-  const stdout = readFileSync(output, 'utf8');
+  const stdout = await probes.run(`ticks-${startEmulator}`, script(startEmulator), [
+    '--expose-gc',
+    '--allow-natives-syntax',
+  ]);
   return [...stdout.matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!);
 }
 
