@@ -10,8 +10,14 @@ import { bFastify, publishRounds } from '../figures/throughput.js';
 // one, to take a step out); each is compared with B-fastify in the same run, so the copies are
 // compared with each other.
 //
-// node .tmp/bench-build/bench/profile/side-by-side-cli.js [--runs N] NAME=DIR[@SETTINGS_JSON] ...
+// node .tmp/bench-build/bench/profile/side-by-side-cli.js [--runs N] [--in-process] [--budget-baseline]
+//   NAME=DIR[@SETTINGS_JSON] ...
 //   e.g. ref=dist 'off=dist@{"journalSize":0,"controlPlane":false}' noguard=.tmp/noguard
+//
+// Each build runs as the CLI runs it, V8's inlining budget set (emulator/inlining-budget.ts);
+// --in-process leaves the budget alone, as `startEmulator` in an app's process does.
+// --budget-baseline adds B-fastify with the CLI's budget: how much of the budget's gain a bare
+// fastify route gets too.
 
 interface Build {
   name: string;
@@ -34,11 +40,17 @@ function buildOf(argument: string): Build {
   return { name, dist: resolve(dist), settings };
 }
 
-const args = process.argv.slice(2);
+const switches = ['--in-process', '--budget-baseline'];
+const given = process.argv.slice(2);
+const inProcess = given.includes('--in-process');
+const budgetBaseline = given.includes('--budget-baseline');
+const args = given.filter((arg) => !switches.includes(arg));
 const runsAt = args.indexOf('--runs');
 const rounds = runsAt === -1 ? 8 : Number.parseInt(args[runsAt + 1] ?? '', 10);
 const usage = (why: string): never => {
-  process.stderr.write(`${why}usage: side-by-side-cli [--runs N] NAME=DIR[@SETTINGS_JSON] ...\n`);
+  process.stderr.write(
+    `${why}usage: side-by-side-cli [--runs N] [--in-process] [--budget-baseline] NAME=DIR[@SETTINGS_JSON] ...\n`,
+  );
   process.exit(2);
 };
 let builds: Build[] = [];
@@ -61,8 +73,17 @@ const contenders: Contender[] = [
       probes: false,
       emulatorModule: `${build.dist}/emulator/index.js`,
       settings: build.settings,
+      inliningBudget: !inProcess,
     },
   })),
+  ...(budgetBaseline
+    ? [
+        {
+          name: 'b-fastify-budget',
+          spec: { ...bFastify.spec, inliningBudget: true, emulatorModule: `${builds[0]!.dist}/emulator/index.js` },
+        },
+      ]
+    : []),
   bFastify,
 ];
 const totals = await interleavedRounds(

@@ -1,5 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startBFastify } from '../baselines/b-fastify.js';
 import { startBRef } from '../baselines/b-ref.js';
@@ -30,7 +31,19 @@ async function startEmulator(): Promise<Emulator> {
   return emulator.startEmulator({ host: '127.0.0.1', port: 0, logLevel: 'warn', ...spec.settings });
 }
 
+interface InliningBudgetModule {
+  widenInliningBudget: () => number | null;
+}
+
+/** V8's inlining budget set as the CLI sets it (emulator/inlining-budget.ts), from the same build. */
+async function widenInliningBudget(): Promise<void> {
+  const module = join(dirname(spec.emulatorModule ?? emulatorModule), 'inlining-budget.js');
+  const { widenInliningBudget } = (await import(pathToFileURL(module).href)) as InliningBudgetModule;
+  if (widenInliningBudget() === null) throw new Error('Node was given an inlining budget: the CLI would keep it');
+}
+
 async function start(): Promise<RunningServer & { apiKey: string }> {
+  if (spec.inliningBudget ?? spec.kind === 'ours') await widenInliningBudget();
   if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
   if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
   if (spec.kind === 'layered') return { ...(await startLayered((spec.layers ?? []) as Layer[])), apiKey: '' };

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 
 const running: CliRun[] = [];
-function start(args: string[], env: Record<string, string> = {}): CliRun {
-  const run = runCli(args, env);
+function start(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): CliRun {
+  const run = runCli(args, env, nodeFlags);
   running.push(run);
   return run;
 }
@@ -182,6 +182,21 @@ describe('npx topics-emulator', () => {
     expect(await help.exited).toBe(0);
     for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level'])
       expect(help.stdout()).toContain(flag);
+  });
+
+  it("sets V8's inlining budget for its request path, unless Node was given one", async () => {
+    const runs = [
+      start(['--port', '0', '--log-level', 'debug']),
+      start(['--port', '0', '--log-level', 'debug'], {}, ['--max-inlined-bytecode-size-cumulative=920']),
+    ];
+    // The log line may follow the banner (the logger writes asynchronously): each run is read until it comes.
+    const logged = async (run: CliRun, line: RegExp) => {
+      while (!line.test(run.stdout())) await once(run.child.stdout, 'data');
+      return line.exec(run.stdout())![0];
+    };
+    const budgetLine = /V8's inlining budget[^"]*/;
+    expect(await logged(runs[0]!, budgetLine)).toBe("V8's inlining budget set to 3680 bytes");
+    expect(await logged(runs[1]!, budgetLine)).toBe("V8's inlining budget: as given to Node");
   });
 
   it('on SIGTERM answers waiting long-polls and exits 0', async () => {

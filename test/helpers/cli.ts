@@ -34,9 +34,10 @@ export interface CliRun {
   exited: Promise<number | null>;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): CliRun {
+/** The CLI with these arguments and environment; `nodeFlags` go to Node itself, before the CLI's script. */
+export function runCli(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): CliRun {
   const [command, ...base] = cliCommand;
-  const child = spawn(command!, [...base, ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn(command!, [...nodeFlags, ...base, ...args], { cwd: root, env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
