@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
+import type { RedisReplicas } from '../../emulator/topics/redis/replicas.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
+import { openStream } from '../helpers/sse.js';
 import { useFleet } from './fleet.js';
 
 // Several replicas on one real redis-server serve one emulator: numbering, delivery across
@@ -159,6 +161,42 @@ describe('replicas on one Redis', () => {
     await fleet.redis().restart();
     await until(() => a.emulator.context.store.health().up, 'the store to be back', 15_000);
     expect(await scrape()).toMatch(/^topics_emulator_store_up 1$/m);
+  });
+
+  it("ignores what is not a replica's message on the channels it listens to, and goes on working", async () => {
+    const [a, b, prefix] = await replicas();
+    const replicasOf = (replica: TestEmulator) => replica.emulator.context.store.replicas as RedisReplicas;
+    // A reader on a: b passes its events on, and a listens on the relay's channel.
+    const stream = await openStream(a.url);
+    const probe = new Redis(fleet.redis().url);
+    try {
+      await stream.next((frame) => frame.event === 'hello');
+      await until(() => replicasOf(b).relay.relaying, 'b to pass its events on');
+      const channels = [
+        `${prefix}events`,
+        `${prefix}relayed-events`,
+        `${prefix}event-readers`,
+        `${prefix}replica:${replicasOf(a).id}`,
+        `${prefix}replica:${replicasOf(b).id}`,
+      ];
+      for (const channel of channels)
+        for (const text of ['not JSON {', 'null', '42', '[1,2]', '"text"']) await probe.publish(channel, text);
+
+      // Each replica still holds what the other publishes, answers the other's questions, passes events on.
+      expect((await a.publish('cache', 'after-noise', 'one')).status).toBe(204);
+      const read = await b.subscribe('cache', 'after-noise', { seq: 1 });
+      expect(numbers(read.json as Items)).toEqual([1]);
+      const state = await fetch(`${a.url}/_emulator/state`);
+      expect(state.status).toBe(200);
+      expect((await b.publish('cache', 'after-noise', 'two')).status).toBe(204);
+      await stream.next(
+        (frame) =>
+          frame.event === 'request' && (JSON.parse(frame.data!) as { replica?: string }).replica === replicasOf(b).id,
+      );
+    } finally {
+      stream.close();
+      probe.disconnect();
+    }
   });
 
   it('keys live under the prefix only', async () => {

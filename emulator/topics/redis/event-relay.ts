@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { EmulatorEvent, EmulatorEvents } from '../../events.js';
 import { RELAYED_KINDS, type RelayedEvents } from '../replica-link.js';
+import { channelMessage } from './channel-message.js';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
 
 // Other replicas' events for this replica's event-stream readers (GET /_emulator/events).
@@ -197,12 +198,8 @@ export class RedisEventRelay {
   }
 
   private heard(text: string): void {
-    let message: RelayMessage;
-    try {
-      message = JSON.parse(text) as RelayMessage;
-    } catch {
-      return;
-    }
+    const message = channelMessage<RelayMessage>(text);
+    if (message === undefined) return;
     if (message.from === this.replicaId() || !Array.isArray(message.events)) return;
     const relayed: RelayedEvents = { replica: message.from, events: message.events, dropped: message.dropped };
     for (const listener of this.listeners) listener(relayed);

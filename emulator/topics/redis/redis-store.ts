@@ -9,6 +9,7 @@ import type { MessageValue } from '../message.js';
 import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.js';
 import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
 import { redactedUrl } from '../open-store.js';
+import { channelMessage } from './channel-message.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { RedisReplicas } from './replicas.js';
 import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE, RESUME } from './scripts.js';
@@ -419,12 +420,8 @@ export class RedisTopicStore implements TopicStore {
   }
 
   private announced(text: string): void {
-    let announcement: Announcement;
-    try {
-      announcement = JSON.parse(text) as Announcement;
-    } catch {
-      return;
-    }
+    const announcement = channelMessage<Announcement>(text);
+    if (announcement === undefined) return;
     if (this.held) this.held.push(announcement);
     else if (this.synced) this.apply(announcement);
   }

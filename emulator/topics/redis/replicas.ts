@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { EmulatorError } from '../../errors.js';
 import type { EmulatorEvents } from '../../events.js';
 import type { RelayedEvents, ReplicaAnswer, ReplicaLink } from '../replica-link.js';
+import { channelMessage } from './channel-message.js';
 import { RedisEventRelay } from './event-relay.js';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
 
@@ -202,12 +203,8 @@ export class RedisReplicas implements ReplicaLink {
   }
 
   private heard(text: string): void {
-    let message: Message;
-    try {
-      message = JSON.parse(text) as Message;
-    } catch {
-      return;
-    }
+    const message = channelMessage<Message>(text);
+    if (message === undefined) return;
     if (message.k === 'q') return this.reply(message.qid, message.from, message.q);
     const pending = this.pending.get(message.qid);
     if (!pending || !pending.waiting.delete(message.from)) return;
