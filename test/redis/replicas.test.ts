@@ -163,7 +163,7 @@ describe('replicas on one Redis', () => {
     expect(await scrape()).toMatch(/^topics_emulator_store_up 1$/m);
   });
 
-  it("ignores what is not a replica's message on the channels it listens to, and goes on working", async () => {
+  it("ignores what is not a replica's message on the channels it listens to (not JSON, not an object, another shape), and goes on working", async () => {
     const [a, b, prefix] = await replicas();
     const replicasOf = (replica: TestEmulator) => replica.emulator.context.store.replicas as RedisReplicas;
     // A reader on a: b passes its events on, and a listens on the relay's channel.
@@ -180,7 +180,8 @@ describe('replicas on one Redis', () => {
         `${prefix}replica:${replicasOf(b).id}`,
       ];
       for (const channel of channels)
-        for (const text of ['not JSON {', 'null', '42', '[1,2]', '"text"']) await probe.publish(channel, text);
+        for (const text of ['not JSON {', 'null', '42', '[1,2]', '"text"', '{"k":"n"}', '{"k":"p","id":5,"page":"x"}'])
+          await probe.publish(channel, text);
 
       // Each replica still holds what the other publishes, answers the other's questions, passes events on.
       expect((await a.publish('cache', 'after-noise', 'one')).status).toBe(204);

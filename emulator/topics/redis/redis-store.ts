@@ -426,7 +426,17 @@ export class RedisTopicStore implements TopicStore {
     else if (this.synced) this.apply(announcement);
   }
 
+  // An announcement is a replica's own JSON; one of another shape (another program on the prefix)
+  // is ignored with a warning rather than thrown where nothing catches it.
   private apply(a: Announcement): void {
+    try {
+      this.applyAnnounced(a);
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message }, 'redis store: an announcement it could not apply was ignored');
+    }
+  }
+
+  private applyAnnounced(a: Announcement): void {
     switch (a.k) {
       case 'n':
         return this.applyPage(a.id[0], a.id[1], a.page, true);
