@@ -11,6 +11,10 @@ import { setFlagsFromString } from 'node:v8';
 // publish throughput +0.06× of B-fastify on Node 20 and 22, +0.03× on Node 24 (sixteenth
 // session). Above V8's absolute cap (4,600 bytes) a larger budget changes nothing.
 //
+// Node's documentation warns that a V8 flag changed after start-up may do nothing or misbehave.
+// This one is a number TurboFan reads each time it plans a compilation, set before any request is
+// served; test/emulator/inlining-budget.test.ts proves it takes effect on every Node the CI runs.
+//
 // Only the CLI's process (`npx topics-emulator`, the Docker image) sets it: changing V8's flags
 // is the business of whoever owns the process, so `startEmulator` in an app's or a test runner's
 // process leaves them alone. A budget given to Node on its command line is kept as given (Node
