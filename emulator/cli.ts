@@ -153,11 +153,12 @@ function banner(emulator: RunningEmulator): string {
 
 async function serve(flags: Flags): Promise<void> {
   // This process is the emulator's own: V8 may be tuned for its request path (inlining-budget.ts).
-  const budget = widenInliningBudget();
-  const emulator = await startEmulator(await settingsFrom(flags));
+  const settings = await settingsFrom(flags);
+  const budget = widenInliningBudget(settings.store ?? 'memory');
+  const emulator = await startEmulator(settings);
   emulator.context.log.debug(
     { inliningBudget: budget },
-    budget === null ? "V8's inlining budget: as given to Node" : `V8's inlining budget set to ${budget} bytes`,
+    budget === null ? "V8's inlining budget: left as Node has it" : `V8's inlining budget set to ${budget} bytes`,
   );
   process.stdout.write(banner(emulator));
   const stop = (signal: string) => {

@@ -15,6 +15,9 @@ import { setFlagsFromString } from 'node:v8';
 // This one is a number TurboFan reads each time it plans a compilation, set before any request is
 // served; test/emulator/inlining-budget.test.ts proves it takes effect on every Node the CI runs.
 //
+// With a Redis store it is left alone: there a publish waits on Redis, and the same budget read
+// ~12 % slower (three runs of the Redis figure each way).
+//
 // Only the CLI's process (`npx topics-emulator`, the Docker image) sets it: changing V8's flags
 // is the business of whoever owns the process, so `startEmulator` in an app's or a test runner's
 // process leaves them alone. A budget given to Node on its command line is kept as given (Node
@@ -26,15 +29,19 @@ export const INLINING_BUDGET_FLAG = '--max-inlined-bytecode-size-cumulative';
 /** The budget the CLI sets: four times V8's default of 920, below its absolute cap of 4,600. */
 export const INLINING_BUDGET = 3680;
 
-/** The budget the CLI sets in a process Node started with these flags: none when they give one (V8 reads `-` and `_` alike). */
-export function inliningBudgetFor(execArgv: readonly string[]): number | null {
+/**
+ * The budget the CLI sets in a process Node started with these flags, serving topics from this
+ * store: none when Node was given one (V8 reads `-` and `_` alike), or when the topics live in
+ * Redis, where the wider budget measured slower (BENCHMARKS.md, sixteenth session).
+ */
+export function inliningBudgetFor(execArgv: readonly string[], store: string): number | null {
   const given = execArgv.some((flag) => flag.replaceAll('_', '-').split('=')[0] === INLINING_BUDGET_FLAG);
-  return given ? null : INLINING_BUDGET;
+  return given || store !== 'memory' ? null : INLINING_BUDGET;
 }
 
-/** Sets V8's inlining budget for this process, unless Node was given one; returns the budget set, or null. */
-export function widenInliningBudget(): number | null {
-  const budget = inliningBudgetFor(process.execArgv);
+/** Sets V8's inlining budget for this process when the CLI would (`inliningBudgetFor`); returns the budget set, or null. */
+export function widenInliningBudget(store: string): number | null {
+  const budget = inliningBudgetFor(process.execArgv, store);
   if (budget !== null) setFlagsFromString(`${INLINING_BUDGET_FLAG}=${budget}`);
   return budget;
 }

@@ -32,14 +32,14 @@ async function startEmulator(): Promise<Emulator> {
 }
 
 interface InliningBudgetModule {
-  widenInliningBudget: () => number | null;
+  widenInliningBudget: (store: string) => number | null;
 }
 
-/** V8's inlining budget set as the CLI sets it (emulator/inlining-budget.ts), from the same build. */
+/** V8's inlining budget set as the CLI would set it for this server's store (emulator/inlining-budget.ts), from the same build. */
 async function widenInliningBudget(): Promise<void> {
   const module = join(dirname(spec.emulatorModule ?? emulatorModule), 'inlining-budget.js');
   const { widenInliningBudget } = (await import(pathToFileURL(module).href)) as InliningBudgetModule;
-  if (widenInliningBudget() === null) throw new Error('Node was given an inlining budget: the CLI would keep it');
+  widenInliningBudget((spec.settings?.['store'] as string | undefined) ?? 'memory');
 }
 
 async function start(): Promise<RunningServer & { apiKey: string }> {

@@ -13,7 +13,7 @@ afterAll(() => probes.remove());
 
 const script = (widen: boolean) => `
 import { widenInliningBudget } from ${JSON.stringify(`${repoRoot}emulator/inlining-budget.ts`)};
-if (${widen} && widenInliningBudget() === null) throw new Error('the budget was not set');
+if (${widen} && widenInliningBudget('memory') === null) throw new Error('the budget was not set');
 const callee = (k) => new Function('a', 'b', \`
   let s = a ^ \${k};
   for (let i = 0; i < 3; i++) { s = (s * 31 + b + i) | 0; if (s & 1) s ^= 0x5bd1e995; else s = (s >>> 3) | 0; }
@@ -50,11 +50,15 @@ describe("V8's inlining budget", () => {
     expect(await inlinedCallees(true)).toBe(8);
   });
 
-  it("is the CLI's to set only when Node was given none on its command line (with - or _)", () => {
-    expect(inliningBudgetFor([])).toBe(INLINING_BUDGET);
-    expect(inliningBudgetFor(['--expose-gc', '--max-old-space-size=512'])).toBe(INLINING_BUDGET);
-    expect(inliningBudgetFor(['--max-inlined-bytecode-size=900'])).toBe(INLINING_BUDGET);
-    expect(inliningBudgetFor(['--max-inlined-bytecode-size-cumulative=920'])).toBeNull();
-    expect(inliningBudgetFor(['--enable-source-maps', '--max_inlined_bytecode_size_cumulative=2000'])).toBeNull();
+  it("is the CLI's to set only with topics in memory and when Node was given none on its command line (with - or _)", () => {
+    expect(inliningBudgetFor([], 'memory')).toBe(INLINING_BUDGET);
+    expect(inliningBudgetFor(['--expose-gc', '--max-old-space-size=512'], 'memory')).toBe(INLINING_BUDGET);
+    expect(inliningBudgetFor(['--max-inlined-bytecode-size=900'], 'memory')).toBe(INLINING_BUDGET);
+    expect(inliningBudgetFor(['--max-inlined-bytecode-size-cumulative=920'], 'memory')).toBeNull();
+    expect(
+      inliningBudgetFor(['--enable-source-maps', '--max_inlined_bytecode_size_cumulative=2000'], 'memory'),
+    ).toBeNull();
+    expect(inliningBudgetFor([], 'redis://127.0.0.1:6379')).toBeNull();
+    expect(inliningBudgetFor([], 'rediss://cache.example:6380')).toBeNull();
   });
 });
