@@ -154,7 +154,7 @@ function banner(emulator: RunningEmulator): string {
 async function serve(flags: Flags): Promise<void> {
   // This process is the emulator's own: V8 may be tuned for its request path (inlining-budget.ts).
   const settings = await settingsFrom(flags);
-  const budget = widenInliningBudget(settings.store ?? 'memory');
+  const budget = widenInliningBudget(settings.store);
   const emulator = await startEmulator(settings);
   emulator.context.log.debug(
     { inliningBudget: budget },

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+import { baseUrlOf, printed, runCli, type CliRun } from '../helpers/cli.js';
 
 const running: CliRun[] = [];
 function start(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): CliRun {
@@ -189,14 +189,9 @@ describe('npx topics-emulator', () => {
       start(['--port', '0', '--log-level', 'debug']),
       start(['--port', '0', '--log-level', 'debug'], {}, ['--max-inlined-bytecode-size-cumulative=920']),
     ];
-    // The log line may follow the banner (the logger writes asynchronously): each run is read until it comes.
-    const logged = async (run: CliRun, line: RegExp) => {
-      while (!line.test(run.stdout())) await once(run.child.stdout, 'data');
-      return line.exec(run.stdout())![0];
-    };
     const budgetLine = /V8's inlining budget[^"]*/;
-    expect(await logged(runs[0]!, budgetLine)).toBe("V8's inlining budget set to 3680 bytes");
-    expect(await logged(runs[1]!, budgetLine)).toBe("V8's inlining budget: left as Node has it");
+    expect(await printed(runs[0]!, budgetLine)).toBe("V8's inlining budget set to 3680 bytes");
+    expect(await printed(runs[1]!, budgetLine)).toBe("V8's inlining budget: left as Node has it");
   });
 
   it('on SIGTERM answers waiting long-polls and exits 0', async () => {

@@ -64,3 +64,9 @@ export async function baseUrlOf(run: CliRun, timeoutMs = 15_000): Promise<string
     clearTimeout(deadline);
   }
 }
+
+/** The first match of `line` in the CLI's stdout, waited for (a log line may follow the banner: the logger writes asynchronously). */
+export async function printed(run: CliRun, line: RegExp): Promise<string> {
+  while (!line.test(run.stdout())) await once(run.child.stdout, 'data');
+  return line.exec(run.stdout())![0];
+}

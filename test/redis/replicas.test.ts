@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
 import type { RedisReplicas } from '../../emulator/topics/redis/replicas.js';
+import { baseUrlOf, printed, runCli } from '../helpers/cli.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { openStream } from '../helpers/sse.js';
 import { useFleet } from './fleet.js';
@@ -198,6 +199,22 @@ describe('replicas on one Redis', () => {
       stream.close();
       probe.disconnect();
     }
+  });
+
+  it("the CLI with a Redis store leaves V8's inlining budget alone (it widens it only with topics in memory)", async () => {
+    const run = runCli([
+      '--port',
+      '0',
+      '--store',
+      fleet.redis().url,
+      '--store-prefix',
+      'budget:',
+      '--log-level',
+      'debug',
+    ]);
+    fleet.children.push(run);
+    await baseUrlOf(run);
+    expect(await printed(run, /V8's inlining budget[^"]*/)).toBe("V8's inlining budget: left as Node has it");
   });
 
   it('keys live under the prefix only', async () => {
