@@ -4,9 +4,10 @@ import { parseDuration } from '../durations.js';
 import { clientRules } from '../judge/catalogue.js';
 import { ScenarioError } from '../scenario/load.js';
 import { defaultSettings, SettingsError, type EmulatorSettings } from '../settings.js';
+import { messageFormat, MessageFormatError } from './messages.js';
 import { planFor, ExamPlanError } from './plan.js';
 import { renderJson, renderJunit, renderText } from './report.js';
-import { runExam, type ExamReport } from './run.js';
+import { DEFAULT_START_TIMEOUT_MS, runExam, type ExamReport } from './run.js';
 
 // `topics-emulator exam [options] -- <command> [args...]`: the client under test as a command.
 
@@ -35,6 +36,8 @@ export function listRules(): string {
 interface ExamFlags {
   scenario: string;
   duration?: number;
+  startTimeout?: number;
+  messages: string;
   report?: [string, string][];
   strict?: boolean;
   listRules?: boolean;
@@ -48,7 +51,7 @@ export function examCommand<Flags extends object>(
 ): Command {
   const command = new Command('exam')
     .description(
-      'run a client command against a fresh emulator, play a gauntlet of faults, and judge what the client did (exit 0 passed, 1 failed, 2 usage or could not start)',
+      'run a client command against a fresh emulator, play a gauntlet of faults, and judge what the client did (exit 0 passed, 1 failed, 2 could not judge, could not start, or a usage error)',
     )
     .argument('[command...]', 'the client to examine, after --')
     .option('--scenario <name|file>', 'standard, compact, or a scenario file with an exam member', 'standard')
@@ -57,14 +60,33 @@ export function examCommand<Flags extends object>(
       'how long the exam runs before it stops the command (plain numbers are seconds; default 60s)',
       durationArg,
     )
+    .option(
+      '--start-timeout <duration>',
+      `how long to wait for the command's first request; the plan starts with it (default ${DEFAULT_START_TIMEOUT_MS / 1000}s)`,
+      durationArg,
+    )
+    .option(
+      '--messages <text|json|file>',
+      'what each message is: text ("exam message N"), json ({"n":N,"text":"exam message N"}), or a template file holding {{text}} and {{n}}',
+      'json',
+    )
     .option('--report <kind=path>', 'also write junit=PATH or json=PATH (repeatable)', reportTarget)
-    .option('--strict', 'advice-level violations fail the exam too')
+    .option('--strict', 'advice-level violations fail the exam too (contract and harm ones always do)')
     .option('--list-rules', 'print the client rules, their levels and sentences, and exit')
     .passThroughOptions();
   const skip = new Set(['--host', '--port', '--scenario', '--control', '--admin-key']);
   for (const option of serverOptions) if (!skip.has(option.long!)) command.addOption(option);
   return command.action(async (args: string[], flags: ExamFlags & Flags) => {
-    const { scenario, duration, report: reports, strict, listRules: rulesOnly, ...serverFlags } = flags;
+    const {
+      scenario,
+      duration,
+      startTimeout,
+      messages,
+      report: reports,
+      strict,
+      listRules: rulesOnly,
+      ...serverFlags
+    } = flags;
     if (rulesOnly) {
       process.stdout.write(listRules());
       return;
@@ -82,18 +104,31 @@ export function examCommand<Flags extends object>(
         ),
       ) as Partial<EmulatorSettings>;
       const plan = await planFor(scenario, duration);
+      const format = await messageFormat(messages);
+      // Ctrl-C stops the command's whole process group and reports what was seen.
+      const interrupted = new AbortController();
+      const interrupt = () => interrupted.abort();
+      process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
       const report = await runExam({
         command: args[0]!,
         args: args.slice(1),
         plan,
+        messages: format,
+        ...(startTimeout !== undefined ? { startTimeoutMs: startTimeout } : {}),
         settings: { ...settings, logLevel: flags.logLevel ?? 'silent' },
         strict: strict ?? false,
-      });
+        signal: interrupted.signal,
+      }).finally(() => process.off('SIGINT', interrupt).off('SIGTERM', interrupt));
       process.stdout.write(renderText(report));
       for (const [kind, path] of reports ?? []) writeFileSync(path, REPORTERS[kind]!(report));
       process.exitCode = report.exitCode;
     } catch (error) {
-      if (error instanceof ExamPlanError || error instanceof ScenarioError || error instanceof SettingsError) {
+      if (
+        error instanceof ExamPlanError ||
+        error instanceof MessageFormatError ||
+        error instanceof ScenarioError ||
+        error instanceof SettingsError
+      ) {
         process.stderr.write(`topics-emulator exam: ${error.message}\n`);
         process.exitCode = 2;
         return;

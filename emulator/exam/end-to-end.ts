@@ -2,8 +2,9 @@
 // printed once, in order, nothing missing beyond what the exam excuses: what was published
 // before the first message the client printed (a first request waits for the next message
 // published after it is in place, which the exam cannot time exactly), the tail of a
-// page a page change took before the client got to it, and what came after a token expiry
-// the client did not recover from.
+// page a page change took before the client got to it, what came after a token expiry
+// the client did not recover from, and what came after its last request (a client that
+// stopped early is not judged on what it was gone for: the steps it never met say so).
 
 export interface PublishedMessage {
   n: number;
@@ -18,30 +19,21 @@ export interface EndToEndInput {
   pageChangesAt: readonly number[];
   /** When the client lost its token for good, if it did. */
   tokenLostAt: number | null;
+  /** When the client's last request ended: what was published after it never reached the client. */
+  lastRequestEndedAt?: number | null;
 }
 
 export interface EndToEndResult {
   /** False when the client printed none of the exam's messages: the check did not run. */
   exercised: boolean;
   published: number;
+  /** How many of the published messages were printed (each counted once). */
   printed: number;
   missing: number[];
   duplicated: number[];
   outOfOrder: number[];
   excused: number;
   passed: boolean;
-}
-
-/** The text of message n: what the exam publishes and expects the client to print. */
-export const messageText = (n: number) => `exam message ${n}`;
-const MESSAGE = /^exam message (\d+)$/;
-
-/** The exam's message numbers in the client's output, in order; other lines are ignored. */
-export function printedNumbers(lines: readonly string[]): number[] {
-  return lines.flatMap((line) => {
-    const match = MESSAGE.exec(line.trim());
-    return match ? [Number(match[1])] : [];
-  });
 }
 
 export function checkEndToEnd(input: EndToEndInput): EndToEndResult {
@@ -57,6 +49,7 @@ export function checkEndToEnd(input: EndToEndInput): EndToEndResult {
   const excusedBy = (m: PublishedMessage): boolean => {
     if (printed.length === 0 || m.n < printed[0]!) return true;
     if (input.tokenLostAt !== null && m.at >= input.tokenLostAt) return true;
+    if (input.lastRequestEndedAt != null && m.at >= input.lastRequestEndedAt) return true;
     // The tail of a page: a page change after it, and the client had got no further on that page.
     return input.pageChangesAt.some(
       (change) =>
@@ -74,7 +67,7 @@ export function checkEndToEnd(input: EndToEndInput): EndToEndResult {
   return {
     exercised,
     published: published.length,
-    printed: printed.length,
+    printed: published.filter((m) => printedSet.has(m.n)).length,
     missing,
     duplicated,
     outOfOrder,

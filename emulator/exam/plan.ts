@@ -32,8 +32,15 @@ export interface ExamPlan {
   /** ...until this many ms from the start (then the client has time to receive the last). */
   publishUntilMs: number;
   steps: ExamStep[];
-  /** Stretches without publishing (ms from the start), longer than the long-poll timeout: the client gets `{"items":[]}`. */
+  /**
+   * Stretches without publishing (ms from the start), longer than the long-poll timeout: the
+   * client gets `{"items":[]}`. Right after its first empty answer in a stretch, one message is
+   * published at once: a client that polls again with its cursor gets it, one that polls without
+   * a cursor loses it.
+   */
   quiet: { fromMs: number; toMs: number }[];
+  /** Every this many publishes, BURST_SIZE messages at once (0: none): a client that polls without a cursor loses all but the first. */
+  burstEvery: number;
   /** The emulator's long-poll timeout during the exam (an emulator flag overrides it). */
   longPollTimeoutMs: number;
   /** Faults, limits, chaos... applied at the start (a scenario file's own members). */
@@ -41,6 +48,18 @@ export interface ExamPlan {
 }
 
 export const DEFAULT_DURATION_MS = 60_000;
+/** How many messages a burst publishes in one go. */
+export const BURST_SIZE = 3;
+
+/** The bounds of a plan: every duration and count has one, checked before anything starts. */
+export const PLAN_BOUNDS = {
+  durationMs: { min: 1000, max: 3_600_000 },
+  publishEveryMs: { min: 10, max: 60_000 },
+  longPollTimeoutMs: { min: 100, max: 60_000 },
+  count: { max: 1000 },
+  retryAfterSeconds: { max: 60 },
+  burstEvery: { max: 1000 },
+} as const;
 
 /**
  * The five steps spread over the duration. Publishing pauses for a while early on (longer
@@ -55,6 +74,7 @@ export function standardPlan(durationMs = DEFAULT_DURATION_MS): ExamPlan {
     publishEveryMs: 200,
     publishUntilMs: at(0.88),
     quiet: [{ fromMs: at(0.1), toMs: at(0.3) }],
+    burstEvery: 10,
     longPollTimeoutMs: Math.min(5000, at(0.08)),
     steps: [
       { kind: 'drop-waiting', atMs: at(0.25) },
@@ -74,6 +94,7 @@ export function compactPlan(durationMs = 6800): ExamPlan {
     publishEveryMs: 100,
     publishUntilMs: Math.min(6200, durationMs - 600),
     quiet: [{ fromMs: 600, toMs: 2600 }],
+    burstEvery: 8,
     longPollTimeoutMs: 700,
     steps: [
       { kind: 'drop-waiting', atMs: 2300 },
@@ -92,6 +113,13 @@ export class ExamPlanError extends Error {
 function stepOf(value: unknown, where: string): ExamStep {
   const step = value as Partial<ExamStep> | null;
   if (typeof step !== 'object' || step === null) throw new ExamPlanError(`${where} must be an object`);
+  const unknown = Object.keys(step).filter(
+    (key) => !['kind', 'atMs', 'count', 'retryAfterSeconds', 'durationMs'].includes(key),
+  );
+  if (unknown.length)
+    throw new ExamPlanError(
+      `${where} has no member ${unknown.join(', ')} (a step takes kind, atMs, count, retryAfterSeconds, durationMs)`,
+    );
   if (!stepKinds.includes(step.kind as ExamStepKind))
     throw new ExamPlanError(`${where}.kind must be one of ${stepKinds.join(', ')}`);
   for (const key of ['atMs', 'count', 'retryAfterSeconds', 'durationMs'] as const) {
@@ -116,11 +144,17 @@ export function parsePlan(text: string, source: string, durationMs?: number): Ex
   const { exam = {}, ...scenario } = value as { exam?: Record<string, unknown> } & Record<string, unknown>;
   if (typeof exam !== 'object' || exam === null || Array.isArray(exam))
     throw new ExamPlanError(`${source}: exam must be an object`);
+  const known = ['durationMs', 'publishEveryMs', 'publishUntilMs', 'longPollTimeoutMs', 'burstEvery', 'steps'];
+  const unknown = Object.keys(exam).filter((key) => !known.includes(key));
+  if (unknown.length)
+    throw new ExamPlanError(`${source}: exam has no member ${unknown.join(', ')} (it takes ${known.join(', ')})`);
   for (const key of ['durationMs', 'publishEveryMs', 'publishUntilMs', 'longPollTimeoutMs']) {
     const n = exam[key];
     if (n !== undefined && (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1))
       throw new ExamPlanError(`${source}: exam.${key} must be a whole number of milliseconds, at least 1`);
   }
+  if (exam.burstEvery !== undefined && (!Number.isSafeInteger(exam.burstEvery) || (exam.burstEvery as number) < 0))
+    throw new ExamPlanError(`${source}: exam.burstEvery must be a whole number (0: no bursts)`);
   const base = standardPlan(durationMs ?? (exam.durationMs as number | undefined) ?? DEFAULT_DURATION_MS);
   const steps = exam.steps === undefined ? base.steps : exam.steps;
   if (!Array.isArray(steps)) throw new ExamPlanError(`${source}: exam.steps must be a list`);
@@ -139,20 +173,73 @@ export function parsePlan(text: string, source: string, durationMs?: number): Ex
     publishUntilMs: (exam.publishUntilMs as number | undefined) ?? base.publishUntilMs,
     steps: steps.map((s, i) => stepOf(s, `${source}: exam.steps[${i}]`)),
     quiet: exam.steps === undefined ? base.quiet : [],
+    burstEvery: (exam.burstEvery as number | undefined) ?? base.burstEvery,
     longPollTimeoutMs: (exam.longPollTimeoutMs as number | undefined) ?? base.longPollTimeoutMs,
     ...(checkedScenario ? { scenario: checkedScenario } : {}),
   };
 }
 
-/** `standard`, `compact`, or a file. */
+/**
+ * Every bound of a plan, checked before anything starts (a plan that passes cannot fail
+ * mid-run): durations and counts within PLAN_BOUNDS, every time within the exam.
+ */
+export function checkPlan(plan: ExamPlan): ExamPlan {
+  const where = plan.name;
+  const within = (what: string, n: number, min: number, max: number) => {
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw new ExamPlanError(`${where}: ${what} must be a whole number from ${min} to ${max} (got ${n})`);
+  };
+  const b = PLAN_BOUNDS;
+  within('the duration (ms)', plan.durationMs, b.durationMs.min, b.durationMs.max);
+  within('exam.publishEveryMs', plan.publishEveryMs, b.publishEveryMs.min, b.publishEveryMs.max);
+  within('exam.publishUntilMs', plan.publishUntilMs, 0, plan.durationMs);
+  within('exam.longPollTimeoutMs', plan.longPollTimeoutMs, b.longPollTimeoutMs.min, b.longPollTimeoutMs.max);
+  within('exam.burstEvery', plan.burstEvery, 0, b.burstEvery.max);
+  plan.steps.forEach((step, i) => {
+    const at = `exam.steps[${i}] (${step.kind})`;
+    within(`${at}.atMs`, step.atMs, 0, plan.durationMs - 1);
+    if (step.count !== undefined) within(`${at}.count`, step.count, 1, b.count.max);
+    if (step.retryAfterSeconds !== undefined)
+      within(`${at}.retryAfterSeconds`, step.retryAfterSeconds, 0, b.retryAfterSeconds.max);
+    if (step.durationMs !== undefined) within(`${at}.durationMs`, step.durationMs, 1, plan.durationMs);
+  });
+  return plan;
+}
+
+/** Did you mean: the built-in plan nearest a name that is neither one nor a readable file. */
+function nearestPlan(name: string): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let diagonal = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const above = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        diagonal = above;
+      }
+    }
+    return row[b.length]!;
+  };
+  return ['standard', 'compact'].find((plan) => distance(name.toLowerCase(), plan) <= 3);
+}
+
+/** `standard`, `compact`, or a file; checked whole (checkPlan). */
 export async function planFor(name: string, durationMs?: number): Promise<ExamPlan> {
+  return checkPlan(await readPlan(name, durationMs));
+}
+
+async function readPlan(name: string, durationMs?: number): Promise<ExamPlan> {
   if (name === 'standard') return standardPlan(durationMs);
   if (name === 'compact') return compactPlan(durationMs);
   let text: string;
   try {
     text = await readFile(name, 'utf8');
   } catch (error) {
-    throw new ExamPlanError(`Cannot read the exam scenario ${name}: ${(error as Error).message}`);
+    const near = nearestPlan(name);
+    throw new ExamPlanError(
+      `Cannot read the exam scenario ${name}: ${(error as Error).message}${near ? ` (did you mean ${near}?)` : ' (--scenario takes standard, compact or a file)'}`,
+    );
   }
   return parsePlan(text, name, durationMs);
 }

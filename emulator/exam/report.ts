@@ -1,10 +1,12 @@
-import { formatViolation } from '../judge/format.js';
-import type { ExamRuleResult } from './judging.js';
+import { formatEntry } from '../judge/format.js';
+import { fails, type ExamRuleFinding, type ExamRuleResult } from './judging.js';
 import type { ExamReport } from './run.js';
 
 // The exam's report, in the conformance suite's style: one line per rule (pass / FAIL / warn
-// / skip), each violation with the sentence it rests on and the requests that show it, the
-// gauntlet's steps, the end-to-end check and the counts. Also as JUnit XML and JSON for CI.
+// / skip), then one block per rule and client (how many violations, the first few with the
+// requests that show them), the gauntlet's steps, the end-to-end check, the counts, and a
+// last line with the verdict and why. The JUnit report holds the same content; the JSON
+// report holds everything.
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -13,32 +15,68 @@ function pad(text: string, width: number): string {
 function label(rule: ExamRuleResult, strict: boolean): string {
   if (rule.status === 'passed') return 'pass';
   if (rule.status === 'not exercised') return 'skip';
-  return rule.level === 'contract' || strict ? 'FAIL' : 'warn';
+  return fails(rule, strict) ? 'FAIL' : 'warn';
 }
 
 function detail(rule: ExamRuleResult): string {
-  if (rule.violations.length)
-    return `${rule.violations.length} violation(s): ${rule.violations[0]!.message}`.slice(0, 110);
+  if (rule.status === 'violated') {
+    const who = rule.findings.length > 1 ? ` by ${rule.findings.length} clients` : '';
+    return `${rule.violationCount} violation(s)${who} in ${rule.occasions} occasion(s)`;
+  }
   return rule.status === 'passed' ? `${rule.occasions} occasion(s)` : 'not exercised';
+}
+
+/** Why a command may have printed none of the messages it received. */
+function silenceHint(report: ExamReport): string {
+  if (report.counts.itemsReceived === 0) return 'print each message on its own line to be checked';
+  return `its requests received ${report.counts.itemsReceived} items: if it prints them, its output may be buffered (flush after each line; Python: -u or PYTHONUNBUFFERED=1, which the exam sets)`;
 }
 
 function endToEndLine(report: ExamReport): string {
   const e = report.endToEnd;
   if (!e.exercised)
-    return `end to end: not checked (the command printed none of the ${e.published} messages; print each text on its own line to be checked)`;
+    return `end to end: not checked (the command printed none of the ${e.published} messages published; ${silenceHint(report)})`;
+  const list = (numbers: number[]) =>
+    `${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? `, and ${numbers.length - 10} more` : ''}`;
   const problems = [
-    e.missing.length && `${e.missing.length} missing (${e.missing.slice(0, 10).join(', ')})`,
-    e.duplicated.length && `${e.duplicated.length} printed twice (${e.duplicated.slice(0, 10).join(', ')})`,
-    e.outOfOrder.length && `${e.outOfOrder.length} out of order (${e.outOfOrder.slice(0, 10).join(', ')})`,
+    e.missing.length && `${e.missing.length} missing (${list(e.missing)})`,
+    e.duplicated.length && `${e.duplicated.length} printed twice (${list(e.duplicated)})`,
+    e.outOfOrder.length && `${e.outOfOrder.length} out of order (${list(e.outOfOrder)})`,
   ].filter(Boolean);
-  return `end to end: ${e.passed ? 'pass' : 'FAIL'}: ${e.printed} of ${e.published} published printed, ${e.excused} excused (before the first poll, taken by a page change, after a lost token)${problems.length ? `; ${problems.join('; ')}` : ''}`;
+  return `end to end: ${e.passed ? 'pass' : 'FAIL'}: ${e.printed} of ${e.published} published printed, ${e.excused} excused (before the first one printed, taken by a page change, after a lost token or its last request)${problems.length ? `; ${problems.join('; ')}` : ''}`;
+}
+
+/** One block per rule and client: the count, then the first examples with their requests. */
+function findingBlock(rule: ExamRuleResult, finding: ExamRuleFinding, strict: boolean): string {
+  const more = finding.count - finding.examples.length;
+  return [
+    `  ${rule.id} (${rule.level}${fails(rule, strict) ? '' : ', fails only with --strict'}), client ${finding.client}: ${finding.count} violation(s)`,
+    `    rests on: "${rule.sentence}" (${rule.source})`,
+    ...finding.examples.flatMap((v) => [`    ${v.message}`, ...v.requests.map((r) => `      ${formatEntry(r)}`)]),
+    ...(more > 0 ? [`    ... and ${more} more like these (all in --report json)`] : []),
+  ].join('\n');
+}
+
+/** The verdict, and why: never "passed" above a violation. */
+export function lastLine(report: ExamReport): string {
+  const command = report.commandExit.stoppedByExam
+    ? 'the command was stopped at the end of the exam'
+    : `the command exited with ${report.commandExit.code ?? report.commandExit.signal}`;
+  if (report.verdict === 'passed') {
+    const advice = report.rules.filter((r) => r.status === 'violated');
+    return advice.length
+      ? `exam: no contract or harm rule violated, ${advice.length} advice rule(s) not followed (${advice.map((r) => r.id).join(', ')}: they fail with --strict) (exit 0); ${command}`
+      : `exam passed (exit 0); ${command}`;
+  }
+  if (report.error) return `exam ${report.verdict} (exit ${report.exitCode})`;
+  return `exam ${report.verdict} (exit ${report.exitCode}): ${report.reasons.join('; ')}; ${command}`;
 }
 
 export function renderText(report: ExamReport): string {
   const lines = [
-    `topics-emulator exam: ${report.command} (scenario ${report.plan.name}, ${report.plan.durationMs / 1000} s)`,
+    `topics-emulator exam: ${report.command} (scenario ${report.plan.name}, ${report.plan.durationMs / 1000} s, messages ${report.messages})`,
   ];
-  if (report.error) return `${[...lines, report.error].join('\n')}\n`;
+  if (report.error) return `${[...lines, report.error, lastLine(report)].join('\n')}\n`;
   const idWidth = Math.max(...report.rules.map((r) => r.id.length)) + 2;
   lines.push(
     `clients judged: ${report.clients.join(', ') || 'none (the command sent no request with a credential)'}`,
@@ -55,18 +93,18 @@ export function renderText(report: ExamReport): string {
     '',
     endToEndLine(report),
   );
-  const violated = report.rules.filter((r) => r.violations.length);
+  const violated = report.rules.filter((r) => r.status === 'violated');
   if (violated.length) {
-    lines.push('', `Violations${report.strict ? '' : ' (advice-level ones fail only with --strict)'}`, '');
+    lines.push('', 'Violations', '');
     for (const rule of violated)
-      for (const v of rule.violations) lines.push(formatViolation(v, '  ').replace(/^ {2}/, `  [${v.client}] `), '');
+      for (const finding of rule.findings) lines.push(findingBlock(rule, finding, report.strict), '');
   }
   const count = (status: ExamRuleResult['status']) => report.rules.filter((r) => r.status === status).length;
   const c = report.counts;
   lines.push(
     '',
-    `${count('passed')} passed, ${count('violated')} violated, ${count('not exercised')} not exercised; ${c.requests} requests (${c.polls} polls, ${c.publishes} publishes), ${c.throttled} 429s seen, ${c.retries} retries, ${c.discontinuities} discontinuities handled, ${c.itemsReceived} items received in ${(report.durationMs / 1000).toFixed(1)} s`,
-    `exam ${report.exitCode === 0 ? 'passed' : 'failed'} (exit ${report.exitCode})${report.commandExit.stoppedByExam ? '; the command was stopped at the end of the exam' : `; the command exited with ${report.commandExit.code ?? report.commandExit.signal}`}`,
+    `${count('passed')} passed, ${count('violated')} violated, ${count('not exercised')} not exercised; ${c.requests} requests (${c.polls} polls, ${c.publishes} publishes), ${c.throttled} 429s seen, ${c.retries} retries, ${c.discontinuities} discontinuities handled, ${c.itemsReceived} items received, ${report.linesPrinted} lines printed, in ${(report.durationMs / 1000).toFixed(1)} s`,
+    lastLine(report),
   );
   return `${lines.join('\n')}\n`;
 }
@@ -80,32 +118,49 @@ function xml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
+/** The same content as the text report: a test case per rule (its findings), per step, and the end-to-end check. */
 export function renderJunit(report: ExamReport): string {
   const cases = report.rules.map((r) => {
     const open = `    <testcase classname="topics-emulator-exam.${xml(r.id.split('.')[0]!)}" name="${xml(`${r.id}: ${r.title}`)}">`;
     if (r.status === 'not exercised') return `${open}\n      <skipped message="not exercised"/>\n    </testcase>`;
     if (r.status === 'passed') return `${open}</testcase>`;
-    const body = xml(r.violations.map((v) => formatViolation(v)).join('\n\n'));
-    if (r.level === 'advice' && !report.strict)
+    const body = xml(r.findings.map((f) => findingBlock(r, f, report.strict)).join('\n\n'));
+    if (!fails(r, report.strict))
       return `${open}\n      <system-out>${xml('advice (fails only with --strict):\n')}${body}</system-out>\n    </testcase>`;
-    return `${open}\n      <failure message="${xml(r.violations[0]!.message)}" type="${r.level}">${body}</failure>\n    </testcase>`;
+    const message = `${r.violationCount} violation(s): ${r.findings[0]!.examples[0]!.message}`;
+    return `${open}\n      <failure message="${xml(message)}" type="${r.level}">${body}</failure>\n    </testcase>`;
   });
+  for (const step of report.steps) {
+    const open = `    <testcase classname="topics-emulator-exam.gauntlet" name="${xml(`${step.kind} at ${(step.atMs / 1000).toFixed(1)} s`)}">`;
+    if (step.outcome === 'not met')
+      cases.push(`${open}\n      <skipped message="${xml(`not met: ${step.note}`)}"/>\n    </testcase>`);
+    else if (step.outcome === 'not recovered' && step.kind !== 'token-expiry')
+      cases.push(`${open}\n      <failure message="${xml(step.note)}" type="not recovered"/>\n    </testcase>`);
+    else cases.push(`${open}\n      <system-out>${xml(`${step.outcome}: ${step.note}`)}</system-out>\n    </testcase>`);
+  }
   const e = report.endToEnd;
+  const endToEnd = xml(endToEndLine(report));
   cases.push(
     `    <testcase classname="topics-emulator-exam.end-to-end" name="every message printed once, in order">${
       !e.exercised
-        ? '\n      <skipped message="the command printed none of the messages"/>\n    </testcase>'
+        ? `\n      <skipped message="${endToEnd}"/>\n    </testcase>`
         : e.passed
-          ? '</testcase>'
-          : `\n      <failure message="${xml(endToEndLine(report))}" type="contract"/>\n    </testcase>`
+          ? `\n      <system-out>${endToEnd}</system-out>\n    </testcase>`
+          : `\n      <failure message="${endToEnd}" type="contract"/>\n    </testcase>`
     }`,
   );
+  if (report.error)
+    cases.push(
+      `    <testcase classname="topics-emulator-exam.start" name="the command ran as a client">\n      <error message="${xml(report.error)}"/>\n    </testcase>`,
+    );
   const failures = cases.filter((c) => c.includes('<failure')).length;
+  const errors = cases.filter((c) => c.includes('<error')).length;
   const skipped = cases.filter((c) => c.includes('<skipped')).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="topics-emulator exam" tests="${cases.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="${xml(report.command)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" timestamp="${report.startedAt}">`,
+    `<testsuites name="topics-emulator exam" tests="${cases.length}" failures="${failures}" errors="${errors}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${xml(report.command)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" timestamp="${report.startedAt}">`,
+    `    <system-out>${xml(lastLine(report))}</system-out>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

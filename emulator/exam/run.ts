@@ -1,38 +1,38 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../index.js';
 import { RequestJournal } from '../journal/journal.js';
 import type { JournalEntry } from '../journal/query.js';
 import { judgeClients } from '../judge/judge.js';
-import {
-  checkEndToEnd,
-  messageText,
-  printedNumbers,
-  type EndToEndResult,
-  type PublishedMessage,
-} from './end-to-end.js';
+import { endOf } from '../judge/rule.js';
+import { startClientProcess, type ClientProcess, type Exit } from './client-process.js';
+import { checkEndToEnd, type EndToEndResult, type PublishedMessage } from './end-to-end.js';
 import {
   countsOf,
+  met,
   ruleResults,
   stepResults,
+  verdictOf,
   type ExamCounts,
   type ExamRuleResult,
+  type ExamVerdict,
   type StepResult,
 } from './judging.js';
-import type { ExamPlan, ExamStep } from './plan.js';
+import { describeFormat, messageOf, printedNumbers, type MessageFormat } from './messages.js';
+import { BURST_SIZE, type ExamPlan, type ExamStep } from './plan.js';
 import { startTokenVending, type TokenVending } from './token-vending.js';
 
 // `topics-emulator exam`: an emulator on a free port, the client command run against it with
-// TOPICS_* in its environment, numbered messages published while the gauntlet plays, then the
-// journal judged by the client rules and the client's output checked end to end.
+// TOPICS_* in its environment; from the client's first request, numbered messages published
+// while the gauntlet plays; then the journal judged by the client rules and the client's
+// output checked end to end. The exam ends by the plan's duration after the first request
+// (plus STOP_GRACE_MS to stop the command), whatever the client does.
 
 export const EXAM_CACHE = 'exam-cache';
 export const EXAM_TOPIC = 'exam-topic';
-const PUBLISHER = 'exam-publisher';
-/** How long a command gets to leave after SIGTERM before SIGKILL. */
-const STOP_GRACE_MS = 2000;
 /** The exam's journal holds at least this many requests: a spinning client makes thousands. */
 const EXAM_JOURNAL_SIZE = 100_000;
+/** How long the exam waits for the command's first request, by default: long enough for a slow build. */
+export const DEFAULT_START_TIMEOUT_MS = 120_000;
+const MAX_REPORTED_REQUESTS = 5000;
 
 export interface ExamOptions {
   command: string;
@@ -40,22 +40,32 @@ export interface ExamOptions {
   plan: ExamPlan;
   settings?: Partial<EmulatorSettings>;
   strict?: boolean;
+  /** What each message is (default: json). */
+  messages?: MessageFormat;
+  /** How long to wait for the command's first request (default DEFAULT_START_TIMEOUT_MS). */
+  startTimeoutMs?: number;
   /** More environment for the command (besides this process's and the TOPICS_* variables). */
   env?: NodeJS.ProcessEnv;
   /** Each line the command prints on stdout (the exam keeps them for the end-to-end check). */
   onOutput?: (line: string) => void;
   /** The command's stderr; default: passed through to this process's stderr. */
   onError?: (chunk: string) => void;
+  /** Aborting stops the command and ends the exam early (could not judge). */
+  signal?: AbortSignal;
 }
 
 export interface ExamReport {
   command: string;
   plan: { name: string; durationMs: number };
+  messages: string;
   strict: boolean;
   startedAt: string;
   durationMs: number;
-  /** 0 passed, 1 a contract rule (or with --strict any rule) violated or the end-to-end check failed, 2 could not start. */
+  /** 0 passed, 1 failed, 2 could not judge (or could not start, or a usage error). */
   exitCode: 0 | 1 | 2;
+  verdict: ExamVerdict['verdict'] | 'could not start';
+  /** Why it failed or could not judge. */
+  reasons: string[];
   commandExit: { code: number | null; signal: string | null; stoppedByExam: boolean };
   error?: string;
   rules: ExamRuleResult[];
@@ -63,62 +73,34 @@ export interface ExamReport {
   endToEnd: EndToEndResult;
   counts: ExamCounts;
   clients: string[];
+  /** Lines the command printed on stdout. */
+  linesPrinted: number;
   /** The client's journalled requests (the last MAX_REPORTED_REQUESTS), oldest first: what the verdicts rest on. */
   requests: JournalEntry[];
 }
 
-const MAX_REPORTED_REQUESTS = 5000;
-
-interface Exit {
-  code: number | null;
-  signal: string | null;
-  error?: Error;
-}
-
-function runCommand(options: ExamOptions, env: NodeJS.ProcessEnv, lines: string[]) {
-  const child: ChildProcess = spawn(options.command, [...options.args], {
-    env: { ...process.env, ...options.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<Exit>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, signal: null, error }));
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    lines.push(line);
-    options.onOutput?.(line);
-  });
-  child
-    .stderr!.setEncoding('utf8')
-    .on('data', (chunk: string) => (options.onError ?? process.stderr.write.bind(process.stderr))(chunk));
-  return { child, exited };
-}
-
-/** How long the exam waits for the command's first request before it starts the plan regardless. */
-const START_WAIT_MS = 15_000;
-
-/** The command ended before its first request: nothing more to play. */
-class ExamOver extends Error {}
-
-/** Resolves (undefined) at the first service request with a credential other than the exam's, or after `ms`. */
+/**
+ * Resolves as the client's first service request arrives (a subscribe as it starts to wait; any
+ * other request as it is answered, which it is at once), or with 'timeout'.
+ */
 function firstRequestOf(emulator: RunningEmulator, ms: number) {
-  let done = () => {};
-  const promise = new Promise<undefined>((resolve) => {
-    const timer = setTimeout(() => done(), ms);
+  let done: (how: 'request' | 'timeout') => void = () => {};
+  const promise = new Promise<'request' | 'timeout'>((resolve) => {
+    const timer = setTimeout(() => done('timeout'), ms);
     const off = emulator.context.events.on(
       (event) => {
-        const record = event.kind === 'request' ? event.record : undefined;
-        if (record?.plane === 'service' && record.client !== `token:${PUBLISHER}`) done();
+        if (event.kind === 'request' && event.record.plane === 'service') done('request');
+        if (event.kind === 'waiting' && event.waiting > 0) done('request');
       },
-      ['request'],
+      ['request', 'waiting'],
     );
-    done = () => {
+    done = (how) => {
       clearTimeout(timer);
       off();
-      resolve(undefined);
+      resolve(how);
     };
   });
-  return { promise, cancel: () => done() };
+  return { promise, cancel: () => done('timeout') };
 }
 
 /** Plays one step through the control methods the emulator offers everyone. */
@@ -150,8 +132,20 @@ function play(emulator: RunningEmulator, step: ExamStep, vending: TokenVending):
   }
 }
 
+/**
+ * Steps whose situation lasts only while it is played (an outage): a client that did not meet it
+ * (backing off through it, or busy) gets it once more, at the next step's time. The others wait
+ * for the client (a fault with a count, a page, an expired token) and need no second time.
+ */
+const PLAYED_AGAIN: ReadonlySet<ExamStep['kind']> = new Set(['outage']);
+
+/** Whether an empty answer to the client came while its plan is in a quiet stretch. */
+const emptyAnswer = (record: { operation: string | null; status: number | null; items: readonly number[] }) =>
+  record.operation === 'subscribe' && record.status === 200 && record.items.length === 0;
+
 export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const { plan } = options;
+  const format = options.messages ?? { kind: 'json' };
   const given = options.settings ?? {};
   const emulator = await startEmulator({
     logLevel: 'silent',
@@ -165,24 +159,34 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   const journal = new RequestJournal(emulator.context.events, EXAM_JOURNAL_SIZE);
   const permissions = [{ role: 'publishsubscribe' as const, cache: EXAM_CACHE, topic: '*' }];
   const issue = (tokenId: string) => emulator.issueToken({ permissions, ttlSeconds: 3600, tokenId });
-  const vending = await startTokenVending(issue);
-  const publisher = (await issue(PUBLISHER)).token;
-  const clientToken = (await issue('exam-client-1')).token;
+  const clock = emulator.context.clock;
+  let vending: TokenVending | undefined;
+  let client: ClientProcess | undefined;
   const timers: NodeJS.Timeout[] = [];
+  const stopListening: (() => void)[] = [];
   const published: PublishedMessage[] = [];
   const pageChangesAt: number[] = [];
   const playedAt = new Map<ExamStep, number>();
   const lines: string[] = [];
-  let startedAt = emulator.context.clock.now();
+  let startedAt = clock.now();
+  let planStarted = false;
   const started = performance.now();
-  let publishing: Promise<void> = Promise.resolve();
+  let publishing: Promise<unknown> = Promise.resolve();
   let exit: Exit = { code: null, signal: null };
   let stoppedByExam = false;
+  let noRequest: string | undefined;
   try {
+    vending = await startTokenVending(issue);
+    const clientToken = (await issue('exam-client-1')).token;
     if (plan.scenario) emulator.applyScenario(plan.scenario);
-    const { child, exited } = runCommand(
-      options,
-      {
+    client = startClientProcess({
+      command: options.command,
+      args: options.args,
+      env: {
+        ...process.env,
+        // Output as it is printed, not when a buffer fills (Python buffers a pipe otherwise).
+        PYTHONUNBUFFERED: '1',
+        ...options.env,
         TOPICS_BASE_URL: emulator.url,
         TOPICS_TOKEN: clientToken,
         TOPICS_API_KEY: emulator.apiKey,
@@ -190,79 +194,150 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
         TOPICS_TOPIC: EXAM_TOPIC,
         TOPICS_TOKEN_URL: vending.url,
       },
-      lines,
-    );
-    // Numbered messages, one at a time, each publish awaited before the next is due.
+      onLine: (line) => {
+        lines.push(line);
+        options.onOutput?.(line);
+      },
+      onError: options.onError ?? ((chunk) => process.stderr.write(chunk)),
+    });
+    const abort = new Promise<'aborted'>((resolve) => {
+      if (options.signal?.aborted) resolve('aborted');
+      options.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+
+    // Numbered messages, published here (no request of the exam's own in the journal).
     let n = 0;
-    const publishNext = async () => {
+    const publishOne = () => {
       const number = ++n;
-      const sentAt = emulator.context.clock.now();
-      const response = await fetch(`${emulator.url}/topics/${EXAM_CACHE}/${EXAM_TOPIC}`, {
-        method: 'POST',
-        headers: { authorization: publisher, 'content-type': 'text/plain;charset=utf-8' },
-        body: messageText(number),
-      }).catch(() => undefined);
-      await response?.arrayBuffer();
-      if (response?.status === 204) published.push({ n: number, at: sentAt });
+      const at = clock.now();
+      const done = Promise.resolve()
+        .then(() => emulator.context.store.publish(EXAM_CACHE, EXAM_TOPIC, { text: messageOf(format, number) }))
+        .then(
+          () => published.push({ n: number, at }),
+          () => undefined, // a store out of reach: the message was not published
+        );
+      publishing = Promise.all([publishing, done]);
     };
-    const publishSoon = () => {
-      publishing = publishing.then(publishNext);
+    // A burst: several messages in one turn, so the first wakes the waiting poll and the others
+    // are published before any client can poll again.
+    const publishTick = (tick: number) => {
+      const count = plan.burstEvery > 0 && tick % plan.burstEvery === 0 ? BURST_SIZE : 1;
+      for (let i = 0; i < count; i++) publishOne();
     };
+
     // The plan's clock starts with the client's first request, so that a slow start misses
-    // nothing of the gauntlet; meanwhile messages are published (a first poll waits for one).
-    const beforeStart = setInterval(publishSoon, plan.publishEveryMs);
-    const firstRequest = firstRequestOf(emulator, START_WAIT_MS);
-    const early = await Promise.race([exited, firstRequest.promise]);
+    // nothing of the gauntlet.
+    const firstRequest = firstRequestOf(emulator, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    const early = await Promise.race([client.exited, firstRequest.promise, abort]);
     firstRequest.cancel();
-    clearInterval(beforeStart);
-    if (early) {
+    if (early === 'timeout' || early === 'aborted') {
+      noRequest =
+        early === 'aborted'
+          ? 'the exam was interrupted before the command made a request'
+          : `the command made no request to the emulator within ${Math.round((options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) / 1000)} s (--start-timeout)`;
+      stoppedByExam = true;
+      exit = await client.stop();
+    } else if (early !== 'request') {
       exit = early;
-      throw new ExamOver();
-    }
-    startedAt = emulator.context.clock.now();
-    for (const step of plan.steps) {
-      timers.push(
-        setTimeout(() => {
-          const now = emulator.context.clock.now();
-          if (step.kind === 'page-change') pageChangesAt.push(now);
-          playedAt.set(step, now);
-          play(emulator, step, vending);
-        }, step.atMs),
+    } else {
+      planStarted = true;
+      startedAt = clock.now();
+      // What the client met, as it happens: a step that lasts only while played is played again if not.
+      const lastMet = new Map<ExamStep['kind'], number>();
+      let probed = -1;
+      const quietAt = (at: number) => plan.quiet.findIndex((q) => at >= q.fromMs && at < q.toMs);
+      stopListening.push(
+        emulator.context.events.on(
+          (event) => {
+            if (event.kind !== 'request' || event.record.plane !== 'service') return;
+            const record = event.record;
+            for (const step of plan.steps) if (met[step.kind](record)) lastMet.set(step.kind, event.at);
+            // Right after the client's first empty answer in a quiet stretch, one message: it is
+            // published before the client can poll again, so only a poll that kept its cursor gets it.
+            const quiet = quietAt(event.at - startedAt);
+            if (quiet >= 0 && quiet !== probed && emptyAnswer(record)) {
+              probed = quiet;
+              queueMicrotask(publishOne);
+            }
+          },
+          ['request'],
+        ),
       );
+      plan.steps.forEach((step, i) => {
+        timers.push(
+          setTimeout(() => {
+            const now = clock.now();
+            if (step.kind === 'page-change') pageChangesAt.push(now);
+            playedAt.set(step, now);
+            play(emulator, step, vending!);
+          }, step.atMs),
+        );
+        if (!PLAYED_AGAIN.has(step.kind)) return;
+        const again = plan.steps[i + 1]?.atMs ?? plan.publishUntilMs;
+        if (again > step.atMs)
+          timers.push(
+            setTimeout(() => {
+              const first = playedAt.get(step);
+              if (first !== undefined && (lastMet.get(step.kind) ?? -Infinity) < first) play(emulator, step, vending!);
+            }, again),
+          );
+      });
+      let tick = 0;
+      for (let at = plan.publishEveryMs; at <= plan.publishUntilMs; at += plan.publishEveryMs)
+        if (quietAt(at) < 0) {
+          const t = ++tick;
+          timers.push(setTimeout(() => publishTick(t), at));
+        }
+      let deadline: NodeJS.Timeout | undefined;
+      const over = await Promise.race([
+        client.exited,
+        abort,
+        new Promise<'deadline'>((resolve) => (deadline = setTimeout(() => resolve('deadline'), plan.durationMs))),
+      ]);
+      clearTimeout(deadline);
+      if (over === 'deadline' || over === 'aborted') {
+        stoppedByExam = true;
+        exit = await client.stop();
+      } else exit = over;
     }
-    const quiet = (at: number) => plan.quiet.some((q) => at >= q.fromMs && at < q.toMs);
-    for (let at = plan.publishEveryMs; at <= plan.publishUntilMs; at += plan.publishEveryMs)
-      if (!quiet(at)) timers.push(setTimeout(publishSoon, at));
-    let deadline: NodeJS.Timeout | undefined;
-    exit = await Promise.race([
-      exited,
-      new Promise<Exit>((resolve) => {
-        deadline = setTimeout(() => {
-          stoppedByExam = true;
-          child.kill('SIGTERM');
-          const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-          void exited.then((e) => {
-            clearTimeout(kill);
-            resolve(e);
-          });
-        }, plan.durationMs);
-      }),
-    ]);
-    clearTimeout(deadline);
-  } catch (error) {
-    if (!(error instanceof ExamOver)) throw error;
   } finally {
     for (const timer of timers) clearTimeout(timer);
+    for (const off of stopListening) off();
+    await client?.stop();
     await publishing;
-    await vending.close();
+    await vending?.close();
     await emulator.close();
   }
   const durationMs = Math.round(performance.now() - started);
+  const entries = journal.entries().filter((e) => e.plane === 'service');
   journal.dispose();
-  if (exit.error) return couldNotStart(options, startedAt, durationMs, exit.error);
-  const entries = journal.entries().filter((e) => e.plane === 'service' && e.client !== `token:${PUBLISHER}`);
-  const failedEarly = failedBeforeAnyRequest(exit, stoppedByExam, entries.length);
-  if (failedEarly) return couldNotStart(options, startedAt, durationMs, failedEarly);
+  const base = {
+    command: [options.command, ...options.args].join(' '),
+    plan: { name: plan.name, durationMs: plan.durationMs },
+    messages: describeFormat(format),
+    strict: options.strict ?? false,
+    startedAt: new Date(startedAt).toISOString(),
+    durationMs,
+    commandExit: { code: exit.code, signal: exit.signal, stoppedByExam },
+    linesPrinted: lines.length,
+  };
+  if (exit.error) return couldNotStart(base, `the command could not start: ${exit.error.message}`, 2);
+  if (!planStarted) {
+    if (noRequest) return couldNotStart(base, `could not judge: ${noRequest}`, 2, 'could not judge');
+    const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+    return exit.code === 0
+      ? couldNotStart(
+          base,
+          `could not judge: the command ${how} before making any request to the emulator`,
+          2,
+          'could not judge',
+        )
+      : couldNotStart(
+          base,
+          `the command could not start: it ${how} before making any request to the emulator (its output is above)`,
+          2,
+        );
+  }
   const clients = judgeClients(entries);
   const rules = ruleResults(clients);
   const steps = stepResults(
@@ -277,16 +352,14 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
     printed: printedNumbers(lines),
     pageChangesAt,
     tokenLostAt: expiry?.outcome === 'not recovered' ? startedAt + expiry.atMs : null,
+    lastRequestEndedAt: entries.reduce((last, e) => Math.max(last, endOf(e)), -Infinity),
   });
-  const failing = rules.some((r) => r.status === 'violated' && (r.level === 'contract' || options.strict));
+  const verdict = verdictOf({ rules, steps, endToEnd, clients: clients.length, strict: options.strict ?? false });
   return {
-    command: [options.command, ...options.args].join(' '),
-    plan: { name: plan.name, durationMs: plan.durationMs },
-    strict: options.strict ?? false,
-    startedAt: new Date(startedAt).toISOString(),
-    durationMs,
-    exitCode: failing || !endToEnd.passed ? 1 : 0,
-    commandExit: { code: exit.code, signal: exit.signal, stoppedByExam },
+    ...base,
+    exitCode: verdict.exitCode,
+    verdict: verdict.verdict,
+    reasons: verdict.reasons,
     rules,
     steps,
     endToEnd,
@@ -296,27 +369,23 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
   };
 }
 
-/**
- * A command that ended by itself with a failure before its first request never ran as a client (a
- * missing file, a syntax error, a missing dependency): judging it would pass it on rules it never
- * met, so the exam says it could not start.
- */
-function failedBeforeAnyRequest(exit: Exit, stoppedByExam: boolean, requests: number): Error | undefined {
-  if (stoppedByExam || requests > 0 || (exit.code === 0 && exit.signal === null)) return undefined;
-  const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
-  return new Error(`it ${how} before making any request to the emulator (its output is above)`);
-}
+type ReportBase = Pick<
+  ExamReport,
+  'command' | 'plan' | 'messages' | 'strict' | 'startedAt' | 'durationMs' | 'commandExit' | 'linesPrinted'
+>;
 
-function couldNotStart(options: ExamOptions, startedAt: number, durationMs: number, error: Error): ExamReport {
+function couldNotStart(
+  base: ReportBase,
+  error: string,
+  exitCode: 2,
+  verdict: ExamReport['verdict'] = 'could not start',
+): ExamReport {
   return {
-    command: [options.command, ...options.args].join(' '),
-    plan: { name: options.plan.name, durationMs: options.plan.durationMs },
-    strict: options.strict ?? false,
-    startedAt: new Date(startedAt).toISOString(),
-    durationMs,
-    exitCode: 2,
-    commandExit: { code: null, signal: null, stoppedByExam: false },
-    error: `the command could not start: ${error.message}`,
+    ...base,
+    exitCode,
+    verdict,
+    reasons: [error],
+    error,
     rules: ruleResults([]),
     steps: [],
     endToEnd: checkEndToEnd({ published: [], printed: [], pageChangesAt: [], tokenLostAt: null }),

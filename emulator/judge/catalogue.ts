@@ -6,8 +6,10 @@ import { checkPublishNoRetry4xx } from './rules/publish.js';
 import { checkAfterDiscontinuity, checkAfterEmpty, checkFirstRequestOnce, checkNextCursor } from './rules/resume.js';
 
 // The client rules, in the order reports list them. `contract` rules quote the contract
-// (/work/shared/spec/topics-http-api.md, served as openapi/topics.yaml); `advice` rules quote
-// what they rest on.
+// (/work/shared/spec/topics-http-api.md, served as openapi/topics.yaml); `harm` rules are what
+// does harm in production (retry storms, spinning, lost messages, a refused credential
+// retried), and fail an exam like `contract` ones; `advice` rules fail it only with --strict.
+// The two first-request rules judge what a first request lost, counted from the journal.
 
 const CONTRACT = 'Topics HTTP API';
 
@@ -32,8 +34,9 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'resume.after-empty',
-    level: 'advice',
-    title: 'after {"items":[]}, the subscription polls again with the same cursor, not with a first request',
+    level: 'harm',
+    title:
+      'after {"items":[]}, the subscription polls again with the same cursor: a first request instead loses what is published before it arrives',
     sentence:
       'A first request over HTTP (no sequence_number, or 0, page 0) waits for the next message published: what is published between two first requests is never delivered.',
     source: 'service facts, Subscribe (the provider’s Postman description of Subscribe)',
@@ -41,8 +44,9 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'resume.first-request-once',
-    level: 'contract',
-    title: 'a subscription makes a first request (0/0 or none) once, then follows cursors',
+    level: 'harm',
+    title:
+      'a subscription makes a first request (0/0 or none) once, then follows cursors: a client that polls again without a cursor loses what is published while it is between polls',
     sentence:
       'sequence_number: The next sequence number the client expects, normally last received + 1. Use 0 on the first request.',
     source: `${CONTRACT}, 4.2 Subscribe, query parameters`,
@@ -50,7 +54,7 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'backoff.retry-after',
-    level: 'advice',
+    level: 'harm',
     title: 'after a 429 or 503 with Retry-After, no request to that topic before it has elapsed',
     sentence:
       'Servers send the Retry-After header field to indicate how long the user agent ought to wait before making a follow-up request.',
@@ -59,7 +63,7 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'backoff.exponential',
-    level: 'advice',
+    level: 'harm',
     title: 'after consecutive 5xx answers or dropped connections, retries slow down (jitter is fine)',
     sentence:
       '500: The service has an internal problem. (A client that retries a failing service at a steady pace prolongs the outage; back off exponentially, with jitter.)',
@@ -85,7 +89,7 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'auth.no-retry-unchanged',
-    level: 'advice',
+    level: 'harm',
     title: 'after a 401 or 403, the same credential is not retried more than once',
     sentence: 'An invalid or expired token gives 401. A token lacking the needed access gives 403.',
     source: `${CONTRACT}, 5 Authentication, 5`,
@@ -102,7 +106,7 @@ export const clientRules: readonly ClientRule[] = [
   },
   {
     id: 'poll.no-spin',
-    level: 'advice',
+    level: 'harm',
     title: 'a subscription does not poll faster than 10 a second when answers come back at once with nothing',
     sentence: 'The request blocks until at least one message or one discontinuity element is available.',
     source: `${CONTRACT}, 4.2 Subscribe, Behavior 1`,

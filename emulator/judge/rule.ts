@@ -7,7 +7,7 @@ import type { Subscription } from './subscriptions.js';
 // is a pure function of the client's journalled requests; a violation names the requests that
 // show it (journal ids), so a reader can see for themselves.
 
-/** `contract`: the contract or the provider's documentation says so. `advice`: what robust clients do. */
+/** `contract`: the contract or the provider's documentation says so. `harm`: what does harm in production. `advice`: what robust clients do. */
 export type RuleLevel = ClientViolation['level'];
 
 /** Everything one client (one credential identity) sent to the service, as the checks see it. */

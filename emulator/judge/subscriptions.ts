@@ -61,6 +61,27 @@ export const CONTINUITY_TOLERANCE_MS = 5;
 interface Open {
   subscription: Subscription;
   position: Position;
+  /** Each page the subscription received items on, with the first number it received there. */
+  firstOnPage: Map<number, number>;
+  /** Every page it asked for or received. */
+  pages: Set<number>;
+  /** The page of its latest items. */
+  page: number | null;
+}
+
+/**
+ * A poll that starts a new read rather than going on with this subscription: a cursor on a
+ * page the subscription never asked for nor received (a cursor kept from elsewhere), or page 0
+ * ("unsure") at or before the first number it received on its latest page (a read from the
+ * start). Both are what a person with curl does on purpose; a client going on sends the page it
+ * received, and is judged against it (a client back at new_topic_sequence after a discontinuity
+ * too).
+ */
+function startsNewRead(open: Open, cursor: SubscribeCursor | null): boolean {
+  if (cursor === null || isFirstRequest(cursor) || open.page === null) return false;
+  if (cursor.sequencePage !== 0) return !open.pages.has(cursor.sequencePage);
+  const first = open.firstOnPage.get(open.page);
+  return first !== undefined && cursor.sequenceNumber <= first;
 }
 
 const fits = (open: Open, cursor: SubscribeCursor | null) =>
@@ -80,17 +101,26 @@ export function followSubscriptions(subscribes: readonly JournalEntry[]): Subscr
     let chain =
       free.find((c) => fits(c, poll.cursor)) ??
       free.find((c) => sameCursor(c.subscription.polls.at(-1)!.cursor, poll.cursor)) ??
-      free[0];
+      free.find((c) => !startsNewRead(c, poll.cursor));
     if (!chain) {
       chain = {
         subscription: { id: all.length + 1, cache: poll.cache ?? '', topic: poll.topic ?? '', polls: [] },
         position: START,
+        firstOnPage: new Map(),
+        pages: new Set(),
+        page: null,
       };
       chains.push(chain);
       all.push(chain.subscription);
     }
     chain.subscription.polls.push(poll);
     chain.position = advance(chain.position, poll);
+    if (poll.cursor && poll.cursor.sequencePage !== 0) chain.pages.add(poll.cursor.sequencePage);
+    if (poll.status === 200 && poll.page !== null && poll.items.length > 0) {
+      if (!chain.firstOnPage.has(poll.page)) chain.firstOnPage.set(poll.page, poll.items[0]!);
+      chain.pages.add(poll.page);
+      chain.page = poll.page;
+    }
   }
   return all;
 }

@@ -481,7 +481,7 @@ export interface paths {
          * Each client seen in the journal, judged by the client rules.
          * @description Per client (credential identity): its subscriptions (chains of polls on one topic,
          *     followed by cursor continuity), counters, and each rule's result: how often it was
-         *     exercised and every violation, with the rule's level (`contract` or `advice`), the
+         *     exercised and every violation, with the rule's level (`contract`, `harm` or `advice`), the
          *     sentence it rests on, and the journalled requests that show it.
          */
         get: operations["listClients"];
@@ -1100,8 +1100,11 @@ export interface components {
         };
         ClientViolation: {
             rule: string;
-            /** @enum {unknown} */
-            level: "contract" | "advice";
+            /**
+             * @description `contract`: the contract says so. `harm`: what does harm in production (retry storms, spinning, lost messages, a refused credential retried). `advice`: what robust clients do. The exam fails on `contract` and `harm`; `--strict` adds `advice`.
+             * @enum {unknown}
+             */
+            level: "contract" | "harm" | "advice";
             /** @description The sentence the rule rests on, quoted. */
             sentence: string;
             source: string;
@@ -1139,7 +1142,7 @@ export interface components {
             rules: {
                 rule: string;
                 /** @enum {unknown} */
-                level: "contract" | "advice";
+                level: "contract" | "harm" | "advice";
                 /** @description How often the situation the rule is about arose; 0 is not exercised. */
                 occasions: number;
                 violations: number;

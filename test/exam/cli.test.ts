@@ -17,8 +17,6 @@ describe('npx topics-emulator exam', () => {
       'exam',
       '--scenario',
       'compact',
-      '--duration',
-      '3s',
       '--report',
       `junit=${junit}`,
       '--report',
@@ -31,7 +29,7 @@ describe('npx topics-emulator exam', () => {
     expect(run.stdout()).toMatch(/RESULT\s+LEVEL\s+RULE/);
     expect(run.stdout()).toMatch(/pass\s+contract\s+resume\.next-cursor/);
     expect(run.stdout()).toContain('exam passed (exit 0)');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites name="topics-emulator exam" tests="12" failures="0"/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites name="topics-emulator exam" tests="17" failures="0"/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { exitCode: number; requests: unknown[] };
     expect(report.exitCode).toBe(0);
     expect(report.requests.length).toBeGreaterThan(0);

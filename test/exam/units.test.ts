@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkEndToEnd, printedNumbers } from '../../emulator/exam/end-to-end.js';
+import { checkEndToEnd } from '../../emulator/exam/end-to-end.js';
+import { printedNumbers } from '../../emulator/exam/messages.js';
 import { ExamPlanError, parsePlan, standardPlan } from '../../emulator/exam/plan.js';
 import { listRules } from '../../emulator/exam/command.js';
 import { clientRules } from '../../emulator/judge/catalogue.js';

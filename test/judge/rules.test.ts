@@ -39,6 +39,24 @@ describe('resume.next-cursor', () => {
       [again.id, ahead.id],
     ]);
   });
+  it('lets a poll ask again once for what the answer before it answered, not again and again', () => {
+    const a = poll(0, [3, PAGE], [3]);
+    const retry = poll(101, [3, PAGE], [3]);
+    const spin = [poll(202, [3, PAGE], [3]), poll(303, [3, PAGE], [3])];
+    expect(violations(check, [a, retry]).found).toEqual([]);
+    expect(violations(check, [a, retry, ...spin]).found).toEqual([
+      [retry.id, spin[0]!.id],
+      [spin[0]!.id, spin[1]!.id],
+    ]);
+  });
+  it('takes a read from the start (1 on page 0) or of a page never received as a new read, as a person with curl does', () => {
+    const a = poll(0, null, [4, 5]);
+    const fromStart = poll(101, [1, 0], [1, 2, 3, 4, 5]);
+    const elsewhere = poll(202, [300, 5435435], [1], disc(299, 1, PAGE));
+    const polls = [a, fromStart, elsewhere];
+    expect(violations(check, polls).found).toEqual([]);
+    expect(followSubscriptions(polls).map((s) => s.polls.length)).toEqual([1, 1, 1]);
+  });
 });
 
 describe('resume.after-discontinuity', () => {
@@ -74,13 +92,23 @@ describe('resume.after-empty', () => {
     const same = poll(303, [2, PAGE]);
     expect(violations(check, [first, again, empty, same])).toEqual({ occasions: 1, found: [] });
   });
-  it('names the first request made after an empty answer', () => {
+  it('names the first request made after an empty answer that lost messages, and how many', () => {
     const a = poll(0, null, [1]);
     const empty = poll(101, [2, PAGE]);
-    const lost = poll(202, null);
+    const lost = poll(202, null, [4]);
     expect(violations(check, [a, empty, lost]).found).toEqual([[empty.id, lost.id]]);
+    expect(
+      check.check({ client: 'c', requests: [a, empty, lost], subscriptions: followSubscriptions([a, empty, lost]) })
+        .violations[0]!.message,
+    ).toMatch(/lost 2 messages \(2 to 3\)$/);
     // That poll is this rule's, not resume.first-request-once's.
     expect(violations(rule('resume.first-request-once'), [a, empty, lost]).found).toEqual([]);
+  });
+  it('passes a first request after an empty answer that lost nothing (nothing was published meanwhile)', () => {
+    const a = poll(0, null, [1]);
+    const empty = poll(101, [2, PAGE]);
+    const lucky = poll(202, null, [2]);
+    expect(violations(check, [a, empty, lucky])).toEqual({ occasions: 1, found: [] });
   });
 });
 
@@ -89,11 +117,15 @@ describe('resume.first-request-once', () => {
   it('passes a subscription that makes one first request', () => {
     expect(violations(check, [poll(0, null, [1]), poll(101, [2, PAGE], [2])]).found).toEqual([]);
   });
-  it('names a first request after the subscription had a position', () => {
+  it('names a first request after the subscription had a position that lost messages', () => {
     const a = poll(0, null, [1]);
-    const restart = poll(101, [0, 0], [2]);
+    const restart = poll(101, [0, 0], [4]);
     expect(violations(check, [a, restart]).found).toEqual([[a.id, restart.id]]);
     expect(violations(rule('resume.next-cursor'), [a, restart]).found).toEqual([]);
+  });
+  it('passes a client that polls again without a cursor and loses nothing', () => {
+    const polls = [poll(0, null, [1]), poll(101, null, [2]), poll(202, null, [3, 4])];
+    expect(violations(check, polls)).toEqual({ occasions: 2, found: [] });
   });
 });
 
@@ -209,7 +241,7 @@ describe('judging clients', () => {
   it('gives every rule an id, a level and a sentence', () => {
     for (const r of clientRules) {
       expect(r.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
-      expect(['contract', 'advice']).toContain(r.level);
+      expect(['contract', 'harm', 'advice']).toContain(r.level);
       expect(r.sentence.length).toBeGreaterThan(20);
     }
   });

@@ -40,7 +40,9 @@ export function checkNoRetryUnchanged(client: ClientView): RuleOutcome {
   const byTarget = new Map<string, JournalEntry[]>();
   for (const r of client.requests) {
     const key = `${r.operation} ${r.cache}/${r.topic}`;
-    byTarget.set(key, [...(byTarget.get(key) ?? []), r]);
+    let list = byTarget.get(key);
+    if (!list) byTarget.set(key, (list = []));
+    list.push(r);
   }
   for (const requests of byTarget.values()) {
     let first: JournalEntry | undefined;

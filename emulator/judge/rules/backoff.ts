@@ -16,7 +16,13 @@ export function checkRetryAfter(client: ClientView): RuleOutcome {
       outcome.occasions++;
       const from = endOf(answer);
       const until = from + answer.retryAfterSeconds * 1000 - RETRY_AFTER_SLACK_MS;
-      const early = requests.slice(i + 1).find((r) => r.at >= from && r.at < until);
+      // Requests are in order of arrival: the scan stops at the first one past the window.
+      let early: JournalEntry | undefined;
+      for (let j = i + 1; j < requests.length && requests[j]!.at < until; j++)
+        if (requests[j]!.at >= from) {
+          early = requests[j];
+          break;
+        }
       if (early)
         outcome.violations.push({
           message: `${answer.status} with Retry-After ${answer.retryAfterSeconds} on ${answer.cache}/${answer.topic}, and the next request came ${Math.round(early.at - from)} ms later`,
