@@ -11,6 +11,7 @@ export default defineConfig({
       'test/stress/**',
       'test/browser/**',
       'test/redis/**',
+      'test/load/**',
       'node_modules/**',
     ],
     testTimeout: 30_000,

@@ -391,9 +391,13 @@ export class StreamModel {
         const changesPage = cursor.page !== 0 && element.page !== cursor.page;
         if (receipt.stale || skipsForward) until = Math.max(until, receipt.at);
         else if (changesPage) {
-          // After a reset, only what was sent before the reset may have gone with the old page.
-          const resetEnds = this.resets.map((r) => r.end ?? receipt.at).filter((end) => end < receipt.at);
-          until = Math.max(until, resetEnds.length > 0 ? Math.max(...resetEnds) : receipt.at);
+          // After a reset, only what was sent before the reset may have gone with the old page. A
+          // reset whose answer had not come back by this receipt may have taken effect at any
+          // moment until then (its answer crosses the network too): all before the receipt may have gone.
+          const started = this.resets.filter((r) => r.start < receipt.at);
+          const inFlight = started.some((r) => r.end === undefined || r.end > receipt.at);
+          const lastEnd = Math.max(...started.map((r) => r.end!));
+          until = Math.max(until, inFlight || started.length === 0 ? receipt.at : lastEnd);
         }
       }
     }

@@ -2,6 +2,7 @@
 // topic it names is new and carries the run's prefix, so the suite touches nothing else.
 import type { Cursor, Exchange } from './exchange.js';
 import type { Sender } from './http.js';
+import { Pace } from './pace.js';
 
 /** Where a request carries its token. */
 export type AuthPlacement = 'header' | 'query' | 'both' | 'none';
@@ -43,11 +44,15 @@ export function textBytes(text: string): Uint8Array {
 
 export class Target {
   private topics = 0;
+  /** The endpoint's measured round trips, and the waits derived from them. */
+  readonly pace = new Pace();
 
   constructor(
     readonly sender: Sender,
     readonly options: TargetOptions,
-  ) {}
+  ) {
+    sender.onExchange((exchange) => this.pace.observe(exchange));
+  }
 
   get cache(): string {
     return this.options.cache;

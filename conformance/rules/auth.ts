@@ -13,7 +13,7 @@ interface Attempt {
 }
 
 /** A subscribe that should be refused is bounded: a wrongly accepted one must not hang the run. */
-const REFUSAL_TIMEOUT_MS = 3000;
+const refusalTimeoutMs = (ctx: RuleContext) => ctx.target.pace.settleMs + 1000;
 
 async function attemptBoth(
   ctx: RuleContext,
@@ -33,7 +33,12 @@ async function attemptBoth(
     exchanges.push(await ctx.target.publishText(ctx.rule.id, topic, 'conformance auth check', common));
   if (options.subscribe !== false) {
     exchanges.push(
-      await ctx.target.subscribe(ctx.rule.id, topic, { n: 0, page: 0 }, { ...common, timeoutMs: REFUSAL_TIMEOUT_MS }),
+      await ctx.target.subscribe(
+        ctx.rule.id,
+        topic,
+        { n: 0, page: 0 },
+        { ...common, timeoutMs: refusalTimeoutMs(ctx) },
+      ),
     );
   }
   return exchanges;
@@ -44,7 +49,7 @@ function expectStatus(ctx: RuleContext, exchanges: Exchange[], status: number, w
     const got =
       exchange.status !== undefined
         ? String(exchange.status)
-        : `no answer within ${REFUSAL_TIMEOUT_MS} ms (${exchange.error})`;
+        : `no answer within ${refusalTimeoutMs(ctx)} ms (${exchange.error})`;
     ctx.expect(exchange.status === status, `${exchange.operation} ${what}: expected ${status}, got ${got}`, [exchange]);
   }
 }

@@ -45,9 +45,31 @@ export async function publishOk(ctx: RuleContext, topic: string, text: string): 
 }
 
 /**
- * A first request (sequence_number=0, sequence_page=0) on `topic`, sent before a warm-up
- * publish so that it is answered whatever a first request starts from; more publishes
- * nudge it if it waits on. Returns undefined (with a failure recorded) when it is not answered.
+ * Sends `poll` (a subscribe that may wait for the next message) and publishes until it is
+ * answered: a first publish at once, then one every `pace.nudgeEveryMs` while it waits, so that
+ * some publish arrives after the poll did, however late it arrives (a slow link, a busy
+ * machine). Bounded by the poll itself, which gives up after the run's --poll-timeout.
+ * Returns the texts published, in order.
+ */
+export async function publishUntilAnswered(
+  ctx: RuleContext,
+  topic: string,
+  poll: Promise<Exchange>,
+  label: string,
+): Promise<string[]> {
+  const texts: string[] = [];
+  for (let i = 1; ; i += 1) {
+    if (i > 1 && (await Promise.race([poll, delay(ctx.target.pace.nudgeEveryMs)])) !== 'timer') break;
+    texts.push(marker(ctx, `${label}-${topic}-${i}`));
+    await publishOk(ctx, topic, texts[texts.length - 1]!);
+  }
+  return texts;
+}
+
+/**
+ * A first request (sequence_number=0, sequence_page=0) on `topic`, answered whatever a first
+ * request starts from: publishes go out until it is (publishUntilAnswered). Returns undefined
+ * (with a failure recorded) when it is not answered with an item.
  */
 export async function firstAnswer(
   ctx: RuleContext,
@@ -56,19 +78,14 @@ export async function firstAnswer(
 ): Promise<Answer | undefined> {
   const cursor = { n: 0, page: 0 };
   const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor, { auth: options.auth ?? 'header' });
-  let last = marker(ctx, `warm-up-${topic}`);
-  await publishOk(ctx, topic, last);
-  for (let nudge = 1; nudge <= 5; nudge += 1) {
-    if ((await Promise.race([poll, delay(400)])) !== 'timer') break;
-    last = marker(ctx, `nudge-${topic}-${nudge}`);
-    await publishOk(ctx, topic, last);
-  }
+  const last = (await publishUntilAnswered(ctx, topic, poll, 'warm-up')).at(-1)!;
   const exchange = await poll;
   const answer = answerOf(exchange, cursor);
   if (!answer || answer.items.length === 0) {
-    ctx.fail(`a first request after a publish was not answered with an item (${exchange.status ?? exchange.error})`, [
-      exchange,
-    ]);
+    ctx.fail(
+      `a first request was not answered with an item while messages were published (${exchange.status ?? exchange.error})`,
+      [exchange],
+    );
     return undefined;
   }
   // A nudge may have gone out just after the answer: read past it, so that what the rule
@@ -79,12 +96,9 @@ export async function firstAnswer(
   return { ...answer, items: [...answer.items, ...rest.items], next: rest.next };
 }
 
-/** How long a read waits for messages that were all published before it: then there are no more. */
-export const SETTLE_MS = 2000;
-
 /**
  * Polls from `cursor` as a client following the contract does, until `count` items came (or
- * one that is `last`), or a poll waits `SETTLE_MS` (all read here was published before: no more comes).
+ * one that is `last`), or a poll waits `pace.settleMs` (all read here was published before: no more comes).
  */
 export async function readForward(
   ctx: RuleContext,
@@ -98,7 +112,7 @@ export async function readForward(
   const items: Item[] = [];
   let next = cursor;
   for (let i = 0; i < maxPolls && items.length < count && !(last && items.some(last)); i += 1) {
-    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next, { timeoutMs: SETTLE_MS });
+    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, next, { timeoutMs: ctx.target.pace.settleMs });
     const answer = answerOf(exchange, next);
     if (!answer) {
       if (exchange.error === 'timeout' || exchange.status === 408 || exchange.status === 504) break;

@@ -4,17 +4,22 @@
 // x-emulator-first-request, x-emulator-discontinuity and x-emulator-content-types notes).
 import { decodeElements, describeValue, type Element } from '../elements.js';
 import type { Cursor, Exchange } from '../exchange.js';
-import { answerOf, firstAnswer, marker, publishOk, readForward, textBytes, textOf, type Answer } from './helpers.js';
+import {
+  answerOf,
+  firstAnswer,
+  marker,
+  publishOk,
+  publishUntilAnswered,
+  readForward,
+  textBytes,
+  textOf,
+  type Answer,
+} from './helpers.js';
 import type { ActiveRule, ResponseRule, RuleContext } from './types.js';
-
-const delay = (ms: number): Promise<'timer'> => new Promise((resolve) => setTimeout(() => resolve('timer'), ms));
-
-/** How long an answer may take to count as "at once". */
-const AT_ONCE_MS = 1500;
 
 /**
  * A subscribe at `cursor` that waits: nudged by publishes (texts from `label`) until it is
- * answered, at most five times. Returns the answer and the texts published while it waited.
+ * answered (publishUntilAnswered). Returns the answer and the texts published while it waited.
  */
 async function nudged(
   ctx: RuleContext,
@@ -23,12 +28,7 @@ async function nudged(
   label: string,
 ): Promise<{ answer?: Answer; exchange: Exchange; nudges: string[] }> {
   const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor);
-  const nudges: string[] = [];
-  for (let i = 1; i <= 5; i += 1) {
-    if (i > 1 && (await Promise.race([poll, delay(400)])) !== 'timer') break;
-    nudges.push(marker(ctx, `${label}-${topic}-${i}`));
-    await publishOk(ctx, topic, nudges[nudges.length - 1]!);
-  }
+  const nudges = await publishUntilAnswered(ctx, topic, poll, label);
   const exchange = await poll;
   const answer = answerOf(exchange, cursor);
   return { ...(answer ? { answer } : {}), exchange, nudges };
@@ -74,7 +74,7 @@ const firstRequest: ActiveRule = {
     const texts = ['first', 'second', 'latest'].map((t) => marker(ctx, t));
     for (const text of texts) await publishOk(ctx, topic, text);
     const cursor = { n: 0, page: 0 };
-    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: AT_ONCE_MS });
+    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: ctx.target.pace.atOnceMs });
     const item = answerOf(exchange, cursor)?.items[0];
     if (item) {
       const which =
@@ -113,7 +113,7 @@ const aheadOfStream: ActiveRule = {
     const first = await firstAnswer(ctx, topic);
     if (!first) return;
     const cursor = { n: first.next.n + 50, page: first.next.page };
-    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: AT_ONCE_MS });
+    const exchange = await ctx.target.subscribe(ctx.rule.id, topic, cursor, { timeoutMs: ctx.target.pace.atOnceMs });
     const at = answerOf(exchange, cursor);
     if (at) {
       ctx.note(`number ${cursor.n} (the next is ${first.next.n}) answers at once: ${describeElements(at.elements)}`);

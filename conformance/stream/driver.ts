@@ -3,7 +3,6 @@
 // observed-level problems as warnings.
 import { ControlUnavailable } from '../control.js';
 import { BudgetExhausted } from '../http.js';
-import { SETTLE_MS } from '../rules/helpers.js';
 import { findRule } from '../rules/index.js';
 import { CONTROL_STREAM_RULE, type Session } from '../session.js';
 import { parseReplay, runStreamProperty } from './property.js';
@@ -23,8 +22,7 @@ export async function runStream(
     control: run.control,
     inspect: (exchange) => run.responseProblems(exchange),
     scenarioTimeoutMs: Math.max(8000, run.options.pollTimeoutMs + 5000),
-    nudgeAfterMs: 300,
-    settleMs: SETTLE_MS,
+    pace: run.target.pace,
   };
   const replay = run.options.replay ? parseReplay(run.options.replay) : undefined;
   try {

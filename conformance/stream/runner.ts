@@ -4,6 +4,7 @@ import type { ControlPlane } from '../control.js';
 import type { Element, MessageValue } from '../elements.js';
 import type { Exchange } from '../exchange.js';
 import { StreamModel, type PublishRecord } from '../model.js';
+import type { Pace } from '../pace.js';
 import type { Target } from '../target.js';
 import type { Scenario } from './scenario.js';
 import { Subscriber, type Problem } from './subscriber.js';
@@ -16,10 +17,8 @@ export interface StreamEnv {
   inspect(exchange: Exchange): Problem[];
   /** How long one scenario may take before its subscribers give up. */
   scenarioTimeoutMs: number;
-  /** How long to wait for a first request to be answered before publishing a nudge. */
-  nudgeAfterMs: number;
-  /** After the last message is acknowledged, how long subscribers get to receive it. */
-  settleMs: number;
+  /** The waits, derived from the endpoint's measured round trips: how often to nudge, how long to settle. */
+  pace: Pick<Pace, 'nudgeEveryMs' | 'settleMs'>;
   /** Set when the property stops (time is up): the scenario winds down at once. */
   cancelled?: () => boolean;
 }
@@ -116,19 +115,22 @@ export async function runScenario(env: StreamEnv, scenario: Scenario, runIndex: 
   }
 
   // The sentinel ends the stream: every subscriber reads up to it. A subscriber whose first
-  // request still waits (it may start after the latest message) is woken by nudges.
+  // request still waits (it may arrive after the latest message, however late: a slow link, a
+  // busy machine) is woken by nudges, published until it has joined; one that has joined reads
+  // on past the sentinel. Subscribers still reading get `pace.settleMs` after the last nudge.
   const sentinel = `conformance-end-${target.options.runId}-${runIndex}`;
   endTexts.add(sentinel);
   await publish({ kind: 'text', text: sentinel }, 'sentinel');
   const allDone = Promise.all(subscribers.map((s) => s.done));
-  const settled = Math.min(deadline, Date.now() + env.settleMs);
+  let settled = Math.min(deadline, Date.now() + env.pace.settleMs);
   for (let nudge = 1; Date.now() < settled && !over(); nudge += 1) {
     const done = await Promise.race([
       allDone.then(() => true),
-      new Promise<false>((r) => setTimeout(() => r(false), env.nudgeAfterMs)),
+      new Promise<false>((r) => setTimeout(() => r(false), env.pace.nudgeEveryMs)),
     ]);
     if (done) break;
     if (subscribers.some((s) => !s.joined && !s.finished)) {
+      settled = Math.min(deadline, Date.now() + env.pace.settleMs);
       const text = `conformance-nudge-${target.options.runId}-${runIndex}-${nudge}`;
       endTexts.add(text);
       await publish({ kind: 'text', text }, 'nudge');

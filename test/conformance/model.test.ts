@@ -182,6 +182,23 @@ describe('StreamModel', () => {
     expect(model.check()).toEqual([]);
   });
 
+  it('excuses what a second reset took when its answer came back after the discontinuity (a slow link)', () => {
+    const model = new StreamModel();
+    model.addSubscriber('s1');
+    join(model, 's1');
+    const first = model.resetStarted();
+    model.resetEnded(first);
+    publishAll(model, [text('on the second page, taken by the next reset')]);
+    const second = model.resetStarted();
+    const newPage = { discontinuity: { last_topic_sequence: 1, new_topic_sequence: 1, new_sequence_page: 11 } };
+    model.received('s1', { n: 2, page: 7 }, answer(newPage), 2);
+    model.resetEnded(second);
+    publishAll(model, [text('end')]);
+    model.received('s1', { n: 1, page: 11 }, answer(item(11, 1, { text: 'end' })), 3);
+    model.finish('s1');
+    expect(model.check()).toEqual([]);
+  });
+
   it('still requires what was published after the reset', () => {
     const model = new StreamModel();
     model.addSubscriber('s1');
