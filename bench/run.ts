@@ -10,6 +10,7 @@ import { memoryLongRun } from './figures/memory-long-run.js';
 import { redis } from './figures/redis.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
+import { verdict } from './figures/verdict.js';
 import { SwarmProcess } from './load/swarm-process.js';
 import { layerCosts } from './profile/layer-costs.js';
 import { profilePath, profileStartup, type ProfiledPath } from './profile/profile-path.js';
@@ -26,7 +27,18 @@ import { formatTable } from './report/table.js';
 // B-fastify one by one.
 // `--dist DIR` measures the emulator built in DIR instead of dist/ (to try a change side by side).
 
-const figures: Figure[] = [startup, throughput, journal, latency, fanout, idle, memoryLongRun, conformance, redis];
+const figures: Figure[] = [
+  startup,
+  throughput,
+  journal,
+  latency,
+  fanout,
+  idle,
+  memoryLongRun,
+  conformance,
+  verdict,
+  redis,
+];
 
 interface Arguments {
   options: BenchOptions;

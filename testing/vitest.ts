@@ -83,7 +83,7 @@ declare module 'vitest' {
 }
 
 export interface ClientViolationOptions {
-  /** Only the rules the contract states (level `contract`); by default advice counts too. */
+  /** Only the rules that fail an exam without --strict (levels `contract` and `harm`); by default advice counts too. */
   contractOnly?: boolean;
   /** Only this client identity (`token:<id>`, `key:#<digest>`). */
   client?: string;
@@ -109,7 +109,7 @@ expect.extend({
       .filter((c) => options.client === undefined || c.client === options.client)
       .map((c) => ({
         ...c,
-        violations: c.violations.filter((v) => !options.contractOnly || v.level === 'contract'),
+        violations: c.violations.filter((v) => !options.contractOnly || v.level !== 'advice'),
       }));
     const count = clients.reduce((n, c) => n + c.violations.length, 0);
     return {

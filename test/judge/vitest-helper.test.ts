@@ -54,4 +54,19 @@ describe('expect(topics).toHaveNoClientViolations()', () => {
     await expect(topics).not.toHaveNoClientViolations();
     await expect(topics).not.toHaveNoClientViolations({ contractOnly: true });
   });
+
+  it('leaves advice out with { contractOnly: true } (what an exam fails without --strict)', async () => {
+    const done = journalled(2);
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${topics.url}/topics/default-cache/t`, {
+        method: 'POST',
+        headers: { authorization: topics.apiKey, 'content-type': 'text/plain' },
+        body: 'x'.repeat(5000),
+      });
+      expect(response.status).toBe(413);
+    }
+    await done;
+    await expect(topics).not.toHaveNoClientViolations();
+    await expect(topics).toHaveNoClientViolations({ contractOnly: true });
+  });
 });
