@@ -24,7 +24,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     TOPICS_EMULATOR_HOST=0.0.0.0 \
-    TOPICS_EMULATOR_PORT=4545
+    TOPICS_EMULATOR_PORT=4545 \
+    TOPICS_EMULATOR_GRPC_PORT=4546
 WORKDIR /app
 COPY package.json ./
 COPY openapi ./openapi
@@ -32,7 +33,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # Files stay owned by root and read-only to the process; it runs as the image's unprivileged user.
 USER node
-EXPOSE 4545
+# The Topics HTTP API, and gRPC for the provider's SDKs.
+EXPOSE 4545 4546
 # Node itself checks health: the slim image has no curl or wget.
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.TOPICS_EMULATOR_PORT || 4545) + '/_emulator/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

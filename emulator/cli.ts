@@ -128,6 +128,17 @@ function controlLines(emulator: RunningEmulator): string[] {
   return lines;
 }
 
+function grpcLines(emulator: RunningEmulator): string[] {
+  if (emulator.grpcEndpoint === undefined) return [];
+  const [hostname, port] = emulator.grpcEndpoint.split(':');
+  return [
+    `  gRPC:      ${emulator.grpcEndpoint} (plaintext, for the provider's SDKs), with @gomomento/sdk:`,
+    `             const credentialProvider = CredentialProvider.forMomentoLocal({ hostname: '${hostname}', port: ${port} });`,
+    `             const topics = new TopicClient({ configuration: TopicConfigurations.Default.latest(), credentialProvider });`,
+    `             await topics.publish('${emulator.settings.caches[0]}', 'greetings', 'hello');`,
+  ];
+}
+
 function banner(emulator: RunningEmulator): string {
   const { url, settings } = emulator;
   const showKey = settings.apiKeys.includes(DEV_API_KEY);
@@ -145,17 +156,38 @@ function banner(emulator: RunningEmulator): string {
     `             (waits for the next message: publish it from another terminal)`,
     `  Publish:   curl -i -X POST -H 'Authorization: ${key}' -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
     `  Replay:    curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
+    ...grpcLines(emulator),
     ...controlLines(emulator),
     `  Stop with Ctrl+C.`,
     '',
   ].join('\n');
 }
 
+/** The CLI's gRPC port when none is given: the next after the HTTP port (4546), a free one when that is 0. */
+const defaultGrpcPort = (httpPort: number) => (httpPort === 0 ? 0 : Math.min(httpPort + 1, 65535));
+
+/** Starts the emulator; the gRPC door on its default port is left off, with a warning, when that port is taken. */
+async function startServing(settings: EmulatorSettings): Promise<RunningEmulator> {
+  if (settings.grpcPort !== undefined) return startEmulator(settings);
+  const grpcPort = defaultGrpcPort(settings.port);
+  try {
+    return await startEmulator({ ...settings, grpcPort });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !(error as Error).message.includes('for gRPC'))
+      throw error;
+    const emulator = await startEmulator(settings);
+    emulator.context.log.warn(
+      `gRPC port ${grpcPort} is in use: the door for the provider's SDKs is off (choose one with --grpc-port)`,
+    );
+    return emulator;
+  }
+}
+
 async function serve(flags: Flags): Promise<void> {
   // This process is the emulator's own: V8 may be tuned for its request path (inlining-budget.ts).
   const settings = await settingsFrom(flags);
   const budget = widenInliningBudget(settings.store);
-  const emulator = await startEmulator(settings);
+  const emulator = await startServing(settings);
   emulator.context.log.debug(
     { inliningBudget: budget },
     budget === null ? "V8's inlining budget: left as Node has it" : `V8's inlining budget set to ${budget} bytes`,

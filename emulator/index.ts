@@ -3,6 +3,7 @@ import { buildApp } from './http/app.js';
 import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
+import type { GrpcDoor } from './grpc/server.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
@@ -52,6 +53,8 @@ export { version } from './version.js';
 export interface RunningEmulator extends EmulatorControlApi {
   /** Base URL, e.g. http://127.0.0.1:4545 (no trailing slash). */
   url: string;
+  /** The gRPC door for the provider's SDKs, when `grpcPort` is set: `host:port` (plaintext). */
+  grpcEndpoint?: string;
   /** The first configured API key (full access). */
   apiKey: string;
   settings: EmulatorSettings;
@@ -67,6 +70,42 @@ export interface RunningEmulator extends EmulatorControlApi {
    * Drains, then stops listening and closes every socket. Safe to call twice. With a state file,
    * drain and close write it (and reject when it cannot be written).
    */
+  close(): Promise<void>;
+}
+
+/**
+ * The gRPC door, when its port is set: listened on at once, loaded at its first connection
+ * (grpc/lazy-listener.ts). Its streams end after a reset or a loaded snapshot (their topics are
+ * gone), as a waiting long-poll is answered then; the SDKs resubscribe.
+ */
+async function startGrpc(context: EmulatorContext, host: string, port: number): Promise<GrpcListener> {
+  const { listenLazily } = await import('./grpc/lazy-listener.js');
+  let door: GrpcDoor | undefined;
+  let opening: Promise<GrpcDoor> | undefined;
+  const listener = await listenLazily(host, port, async () => {
+    opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context));
+    door = await opening;
+    return door.port;
+  });
+  context.events.on(
+    (event) => {
+      if (event.kind === 'control' && (event.operationId === 'reset' || event.operationId === 'loadSnapshot'))
+        door?.endStreams();
+    },
+    ['control'],
+  );
+  return {
+    port: listener.port,
+    close: async () => {
+      await listener.close();
+      // A door still loading is closed once it has started.
+      await (await opening?.catch(() => undefined))?.close();
+    },
+  };
+}
+
+interface GrpcListener {
+  port: number;
   close(): Promise<void>;
 }
 
@@ -100,6 +139,18 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostForUrl(settings.host)}:${port}`;
   controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
+  let grpc: GrpcListener | undefined;
+  try {
+    if (settings.grpcPort !== undefined) grpc = await startGrpc(context, settings.host, settings.grpcPort);
+  } catch (error) {
+    await context.store.release();
+    await app.close();
+    throw Object.assign(
+      new SettingsError(`Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}: ${(error as Error).message}`),
+      // grpc-js says it in its message only.
+      { code: /EADDRINUSE/.test((error as Error).message) ? 'EADDRINUSE' : (error as NodeJS.ErrnoException).code },
+    );
+  }
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
   const saveState = async (path: string) => {
@@ -119,6 +170,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       saving?.catch(() => undefined); // awaited below, after the answers have flushed
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.waiting.answerAll();
+      const grpcClosed = grpc?.close();
       const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -127,10 +179,12 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       ]);
       clearTimeout(bound);
       await released;
+      await grpcClosed;
       await saving;
     })());
   return {
     url,
+    ...(grpc ? { grpcEndpoint: `${hostForUrl(settings.host)}:${grpc.port}` } : {}),
     apiKey: settings.apiKeys[0]!,
     settings,
     app,

@@ -62,6 +62,22 @@ export const settingsTable = {
     default: 4545,
     help: 'port to listen on; 0 picks a free one',
   },
+  grpcPort: {
+    flag: '--grpc-port <port>',
+    env: 'GRPC_PORT',
+    schema: { type: 'integer', minimum: 0, maximum: 65535 },
+    shownDefault:
+      'the CLI: the HTTP port + 1 (4546; off, with a warning, if taken; free with --port 0); startEmulator(): off unless given',
+    help: "plaintext gRPC port for the provider's SDKs (Publish, Subscribe); 0 picks a free one",
+  },
+  grpcHeartbeatMs: {
+    flag: '--grpc-heartbeat <duration>',
+    env: 'GRPC_HEARTBEAT',
+    schema: { type: 'integer', minimum: 100, maximum: 3_600_000 },
+    default: 5000,
+    duration: true,
+    help: 'how often an idle gRPC subscription stream gets a heartbeat (it opens with one)',
+  },
   caches: {
     flag: '--cache <name>',
     env: 'CACHES',

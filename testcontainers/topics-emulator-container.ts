@@ -22,6 +22,8 @@ import type {
 
 /** The port the image listens on (its TOPICS_EMULATOR_PORT). */
 export const TOPICS_EMULATOR_PORT = 4545;
+/** The gRPC door for the provider's SDKs (plaintext), as the image sets it. */
+export const TOPICS_EMULATOR_GRPC_PORT = 4546;
 /** The image `docker build -t topics-emulator .` makes from this repository. */
 export const DEFAULT_TOPICS_EMULATOR_IMAGE = 'topics-emulator:latest';
 /** The emulator's default API key: full access to every cache. */
@@ -111,7 +113,7 @@ export class TopicsEmulatorContainer extends GenericContainer {
 
   protected override async beforeContainerCreated(): Promise<void> {
     this.withEnvironment({ TOPICS_EMULATOR_ADMIN_KEY: this.adminKey });
-    if (this.exposedPorts.length === 0) this.withExposedPorts(TOPICS_EMULATOR_PORT);
+    if (this.exposedPorts.length === 0) this.withExposedPorts(TOPICS_EMULATOR_PORT, TOPICS_EMULATOR_GRPC_PORT);
     if (this.waitStrategy === undefined) {
       // abortOnContainerExit: a configuration error ends the container; say so at once, not after the timeout.
       this.withWaitStrategy(
@@ -158,6 +160,14 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
 
   public getApiKey(): string {
     return this.apiKey;
+  }
+
+  /**
+   * Where the provider's SDKs connect (plaintext gRPC), as `CredentialProvider.forMomentoLocal`
+   * takes it: `forMomentoLocal(container.getGrpcEndpoint())`.
+   */
+  public getGrpcEndpoint(): { hostname: string; port: number } {
+    return { hostname: this.getHost(), port: this.startedTestContainer.getMappedPort(TOPICS_EMULATOR_GRPC_PORT) };
   }
 
   public getAdminKey(): string {

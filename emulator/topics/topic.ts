@@ -133,6 +133,14 @@ export class Topic {
     this.wakeWaiting();
   }
 
+  /** The messages a read delivered, with their values (for a door that builds its own items: gRPC). Call it as the read is answered. */
+  messagesOf(read: ReadAnswer): RetainedMessage[] {
+    if (read.items === 0) return [];
+    return this.retained
+      .slice(read.from, read.items)
+      .map((message) => ({ sequenceNumber: message.sequenceNumber, value: message.value }));
+  }
+
   /** The retained messages, oldest first, with their values as delivered. */
   retainedMessages(): RetainedMessage[] {
     return this.retained

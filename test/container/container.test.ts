@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialProvider, TopicClient, TopicConfigurations, TopicSubscribe } from '@gomomento/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   StartedTopicsEmulatorContainer,
   TopicsEmulatorContainer,
@@ -74,6 +75,30 @@ describe('TopicsEmulatorContainer', () => {
     expect(emulator.getBaseUrl()).toBe(`http://${emulator.getHost()}:${emulator.getMappedPort(TOPICS_EMULATOR_PORT)}`);
     expect(emulator.getApiKey()).toBe('topics-emulator-dev-key');
     await expectRoundTrip(emulator.getBaseUrl(), emulator.getApiKey(), 'default-cache', 'round-trip');
+  });
+
+  it('serves the provider’s SDK on the mapped gRPC port', async () => {
+    const topics = new TopicClient({
+      configuration: TopicConfigurations.Default.latest(),
+      credentialProvider: CredentialProvider.forMomentoLocal(started().getGrpcEndpoint()),
+    });
+    const received: string[] = [];
+    const subscription = await topics.subscribe('default-cache', 'from-the-sdk', {
+      onItem: (item) => received.push(item.valueString()),
+      onError: () => {},
+    });
+    try {
+      // The first request waits for the next message: publish until the subscription has one.
+      await vi.waitFor(
+        async () => {
+          await topics.publish('default-cache', 'from-the-sdk', 'hello over gRPC');
+          expect(received).toContain('hello over gRPC');
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+    } finally {
+      if (subscription instanceof TopicSubscribe.Subscription) subscription.unsubscribe();
+    }
   });
 
   it('serves the caches given by withCaches and no others', async () => {

@@ -1,0 +1,57 @@
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+// The gRPC port, listened on at start for the cost of a socket: @grpc/grpc-js and the generated
+// code (about 45 ms to load) are loaded when the first connection arrives, and each connection is
+// passed through to the gRPC server they start on an internal loopback port. A run that no SDK
+// connects to never loads them.
+
+export interface LazyListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on host:port; `open` starts the real server once and answers its internal port. */
+export async function listenLazily(host: string, port: number, open: () => Promise<number>): Promise<LazyListener> {
+  let opening: Promise<number> | undefined;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+  const server = createServer((client) => {
+    track(client);
+    client.pause();
+    (opening ??= open()).then(
+      (internal) => {
+        if (client.destroyed) return;
+        const upstream = connect(internal, '127.0.0.1');
+        track(upstream);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+        };
+        client.once('error', drop).once('close', drop);
+        upstream.once('error', drop).once('close', drop);
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      },
+      () => client.destroy(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
