@@ -22,6 +22,9 @@ interface TimerRecord extends ClockTimer {
   node: NodeJS.Timeout | undefined;
 }
 
+/** The longest delay Node's timers hold. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class Clock {
   private mode: ClockView['mode'] = 'real';
   private offsetMs = 0;
@@ -102,14 +105,18 @@ export class Clock {
   }
 
   private arm(record: TimerRecord): void {
-    const delay = Math.max(0, record.due - this.now());
+    // Node holds a timer for at most 2^31 - 1 ms (24.8 days) and fires a longer one at once: a
+    // longer wait is armed in steps, each re-armed until the timer is due.
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, record.due - this.now()));
     record.node = setTimeout(() => this.fire(record), delay);
     // Pending long-poll timers must not keep a stopping process alive.
     record.node.unref();
   }
 
   private fire(record: TimerRecord): void {
-    if (!this.timers.delete(record)) return;
+    if (!this.timers.has(record)) return;
+    if (record.due > this.now()) return this.arm(record);
+    this.timers.delete(record);
     record.fn();
   }
 
