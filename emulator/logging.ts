@@ -1,36 +1,72 @@
 import { pino, type Logger } from 'pino';
 import type { EmulatorSettings } from './settings.js';
 
-// Credentials never reach a log line: the token query parameter is masked in every URL we
-// log, and headers that carry credentials are censored wherever they appear.
+// Credentials never reach a log line, the journal or the event stream: the token parameter is
+// masked in every URL and path we keep, and headers that carry credentials are censored
+// wherever they appear.
 //
 // The mask follows how the router reads a URL, not how it should look: the query string is
-// everything after the first '?' or '#', its names are percent-decoded ('tok%65n' is 'token')
-// and a value runs to the next '&'. Names are looked for after ';' too, where a client may
-// have put its token by mistake.
-const PARAMETER_NAME = /[?&#;]([^=?&#;]*)=/g;
+// everything after the first '?' or '#', a value runs to the next '&', and names are
+// percent-decoded ('tok%65n' is 'token'). Parameters are looked for after ';' too, where a client
+// may have put its token by mistake (`/topics/c/t;token=...` is a topic named so), and a name is
+// a token's in any spelling a parser could take for one: `token`, `token[]`, `token[0]`, and
+// `token%3D...` (the whole parameter is the name, with the value in it).
 
-function isTokenName(name: string): boolean {
-  let decoded = name.replaceAll('+', ' ');
+const TOKEN_NAME = /^token(\[[^\]]*\])*(=|$)/;
+
+function decoded(text: string): string {
+  const spaced = text.replaceAll('+', ' ');
   try {
-    decoded = decodeURIComponent(decoded);
+    return decodeURIComponent(spaced).toLowerCase();
   } catch {
-    // an invalid escape: the query parser keeps such a name as it is
+    return spaced.toLowerCase(); // an invalid escape: the query parser keeps it as it is
   }
-  return decoded.toLowerCase() === 'token';
 }
 
+/** A parameter (`name=value`, or a name holding an encoded `=`) that carries a token: masked after its name. */
+function maskParameter(parameter: string): string {
+  if (!TOKEN_NAME.test(decoded(parameter))) return parameter;
+  const equals = parameter.indexOf('=');
+  return equals === -1
+    ? decoded(parameter).includes('=')
+      ? 'token=[redacted]'
+      : parameter
+    : `${parameter.slice(0, equals + 1)}[redacted]`;
+}
+
+const SEPARATORS = '?&#;';
+
 export function redactUrl(url: string): string {
-  let redacted = '';
-  let copiedUpTo = 0;
-  for (const match of url.matchAll(PARAMETER_NAME)) {
-    if (match.index < copiedUpTo || !isTokenName(match[1]!)) continue; // inside a masked value, or another name
-    const valueStart = match.index + match[0].length;
-    const valueEnd = url.indexOf('&', valueStart);
-    redacted += `${url.slice(copiedUpTo, valueStart)}[redacted]`;
-    copiedUpTo = valueEnd === -1 ? url.length : valueEnd;
+  // Most URLs and paths have no parameter at all: nothing to scan.
+  if (!/[?&#;]/.test(url)) return url;
+  const queryStart = url.search(/[?#]/);
+  let out = '';
+  let i = 0;
+  while (i < url.length) {
+    const c = url[i]!;
+    if (!SEPARATORS.includes(c)) {
+      const next = url.slice(i).search(/[?&#;]/);
+      const end = next === -1 ? url.length : i + next;
+      out += url.slice(i, end);
+      i = end;
+      continue;
+    }
+    // In the query a value runs to the next '&' (a ';' inside it is part of it); in the path, to any separator or '/'.
+    const inQuery = queryStart !== -1 && i >= queryStart;
+    let end = i + 1;
+    while (end < url.length && !(inQuery ? url[end] === '&' : '?&#;/'.includes(url[end]!))) end++;
+    const parameter = url.slice(i + 1, end);
+    const masked = maskParameter(parameter);
+    // A parameter that is no token's may still hold one after a ';', '?' or '#' (`?x=1;token=...`): look inside it.
+    out += c + (masked !== parameter || !/[?#;]/.test(parameter) ? masked : redactInside(parameter));
+    i = end;
   }
-  return redacted + url.slice(copiedUpTo);
+  return out;
+}
+
+function redactInside(parameter: string): string {
+  const at = parameter.search(/[?#;]/);
+  return parameter.slice(0, at) + redactUrl(parameter.slice(at));
 }
 
 export const redactedPaths = [

@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { requireAccess, type Access, type Permission } from './permissions.js';
@@ -41,6 +41,7 @@ export class Authenticator {
   private readonly withdrawn = new Map<string, 'revoked' | 'expired'>();
   private lastCredential: string | undefined;
   private lastVerdict: Verdict | undefined;
+  private lastDigested: { credential: string; digest: string } | undefined;
 
   constructor(
     apiKeys: readonly string[],
@@ -49,6 +50,19 @@ export class Authenticator {
   ) {
     this.keyDigests = apiKeys.map(digest);
     this.key = signingKeyBytes(signingKey);
+  }
+
+  /**
+   * A short name for a credential that has no token id (an API key, a token without `sub`), for
+   * the journal and the judge: HMAC-SHA256 keyed by the signing key, so no one without that key
+   * can test a guess against it (replicas share the key, so one client is one name on all of
+   * them). 12 hex digits; the last credential's is kept, as most clients send one.
+   */
+  clientDigest(credential: string): string {
+    if (this.lastDigested?.credential === credential) return this.lastDigested.digest;
+    const digest = createHmac('sha256', this.key).update(credential).digest('hex').slice(0, 12);
+    this.lastDigested = { credential, digest };
+    return digest;
   }
 
   /**

@@ -111,6 +111,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
   const events = new EmulatorEvents();
   const store = await openStore(settings, clock, events, log);
   const pageChanges = new PageChanges(store, clock, log);
+  const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
   // The waiting subscribes answer through answers.ts, like every other service answer.
   const waiting = new WaitingSubscribes(
     clock,
@@ -120,6 +121,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
       effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
     },
     events,
+    auth,
   );
   // A shared store's reset by another replica answers this replica's waiting subscribes first.
   store.onRemoteClear = () => waiting.answerAll();
@@ -128,7 +130,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
     clock,
     log,
     store,
-    auth: new Authenticator(settings.apiKeys, settings.signingKey, clock),
+    auth,
     waiting,
     pageChanges,
     events,

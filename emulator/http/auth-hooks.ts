@@ -15,24 +15,24 @@ export function authenticationHook(auth: Authenticator) {
     try {
       credential = credentialFrom(request.headers.authorization, (request.query as { token?: unknown }).token);
       const known = auth.known(credential);
-      if (known) return identified(request, credential, known, done);
+      if (known) return identified(request, credential, known, auth, done);
     } catch (error) {
-      return refused(request, error as Error, done);
+      return refused(request, error as Error, auth, done);
     }
     auth.authenticate(credential).then(
-      (principal) => identified(request, credential, principal, done),
-      (error: Error) => refused(request, error, done),
+      (principal) => identified(request, credential, principal, auth, done),
+      (error: Error) => refused(request, error, auth, done),
     );
   };
 }
 
-function refused(request: FastifyRequest, error: Error, done: HookHandlerDoneFunction): void {
+function refused(request: FastifyRequest, error: Error, auth: Authenticator, done: HookHandlerDoneFunction): void {
   const facts = exchangeOf(request).facts;
   if (facts) {
     const { token } = request.query as { token?: unknown };
     const header = request.headers.authorization ?? '';
     const presented = header !== '' ? header : typeof token === 'string' ? token : '';
-    if (presented !== '') recordRefusedClient(facts, presented);
+    if (presented !== '') recordRefusedClient(facts, presented, auth);
   }
   done(error);
 }
@@ -41,10 +41,11 @@ function identified(
   request: FastifyRequest,
   credential: string,
   principal: Principal,
+  auth: Authenticator,
   done: HookHandlerDoneFunction,
 ): void {
   const exchange = exchangeOf(request);
   exchange.principal = principal;
-  if (exchange.facts) recordClient(exchange.facts, credential, principal);
+  if (exchange.facts) recordClient(exchange.facts, credential, principal, auth);
   done();
 }

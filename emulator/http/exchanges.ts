@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Principal } from '../auth/authenticator.js';
 import { hasBearerPrefix, withoutBearerPrefix } from '../auth/credentials.js';
 import { jwtFrom } from '../auth/tokens.js';
 import type { Clock } from '../clock.js';
+import { redactUrl } from '../logging.js';
 import type { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { CredentialPlace, ExchangeFacts, SubscribeCursor } from '../exchange.js';
@@ -80,16 +80,19 @@ export function openExchange(request: FastifyRequest, clock: Clock, connectionId
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
+  // A token put in the path by mistake (`/topics/c/t;token=...`, a topic named so) is kept by
+  // nothing: the journal, the event stream and the client judge read these facts.
+  const hidden = (text: string) => (text.includes(';') ? redactUrl(text) : text);
   return {
     plane: planeOf(path),
     operation: null,
     method: request.method,
-    path,
+    path: hidden(path),
     at: clock.now(),
     durationMs: 0,
     connectionId,
-    cache: params?.cacheName ?? null,
-    topic: params?.topicName ?? null,
+    cache: params?.cacheName === undefined ? null : hidden(params.cacheName),
+    topic: params?.topicName === undefined ? null : hidden(params.topicName),
     cursor: null,
     client: null,
     credentialPlace: credentialPlace(request),
@@ -131,11 +134,14 @@ export function closeExchange(
   events.emit({ kind: 'request', at: facts.at, record: facts });
 }
 
-const digestOf = (credential: string) => hash('sha256', credential, 'hex').slice(0, 12);
+/** Names a credential that has no token id without revealing it (the Authenticator). */
+export interface ClientDigest {
+  clientDigest(credential: string): string;
+}
 
-function identityOf(credential: string, principal: Principal | undefined): string {
+function identityOf(credential: string, principal: Principal | undefined, digestOf: ClientDigest): string {
   if (principal?.kind === 'token' && principal.tokenId !== undefined) return `token:${principal.tokenId}`;
-  return `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf(credential)}`;
+  return `${principal?.kind === 'apiKey' ? 'key' : 'token'}:#${digestOf.clientDigest(credential)}`;
 }
 
 // A principal is the authenticator's verdict on one credential (authenticator.ts builds one
@@ -145,15 +151,20 @@ function identityOf(credential: string, principal: Principal | undefined): strin
 const identities = new WeakMap<Principal, string>();
 
 /** Who called, without the credential: a token's id, else a digest of the credential. */
-export function clientIdentity(credential: string, principal: Principal | undefined): string {
-  if (principal === undefined) return identityOf(credential, undefined);
+export function clientIdentity(credential: string, principal: Principal | undefined, digestOf: ClientDigest): string {
+  if (principal === undefined) return identityOf(credential, undefined, digestOf);
   let identity = identities.get(principal);
-  if (identity === undefined) identities.set(principal, (identity = identityOf(credential, principal)));
+  if (identity === undefined) identities.set(principal, (identity = identityOf(credential, principal, digestOf)));
   return identity;
 }
 
-export function recordClient(facts: ExchangeFacts, credential: string, principal: Principal | undefined): void {
-  facts.client = clientIdentity(credential, principal);
+export function recordClient(
+  facts: ExchangeFacts,
+  credential: string,
+  principal: Principal | undefined,
+  digestOf: ClientDigest,
+): void {
+  facts.client = clientIdentity(credential, principal, digestOf);
 }
 
 /** The id a token claims, read without verifying it: only to name who called. */
@@ -171,12 +182,12 @@ function claimedTokenId(jwt: string): string | undefined {
  * uses are: a token by the id it claims, else a digest. A refused credential is still a client:
  * the client rules judge what it does after the refusal.
  */
-export function recordRefusedClient(facts: ExchangeFacts, presented: string): void {
+export function recordRefusedClient(facts: ExchangeFacts, presented: string, digestOf: ClientDigest): void {
   const credential = withoutBearerPrefix(presented);
   const jwt = jwtFrom(credential);
   const tokenId = jwt === undefined ? undefined : claimedTokenId(jwt);
   if (tokenId !== undefined) facts.client = `token:${tokenId}`;
-  else facts.client = `${jwt === undefined ? 'key' : 'token'}:#${digestOf(credential)}`;
+  else facts.client = `${jwt === undefined ? 'key' : 'token'}:#${digestOf.clientDigest(credential)}`;
 }
 
 export function recordRead(facts: ExchangeFacts, read: ReadAnswer): void {

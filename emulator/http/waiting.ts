@@ -7,7 +7,7 @@ import type { Effect, RequestFacts, WaitingRequest, WaitingRequests } from '../r
 import type { Cursor } from '../topics/read-plan.js';
 import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
 import type { Topic } from '../topics/topic.js';
-import { clientIdentity, exchangeOf } from './exchanges.js';
+import { clientIdentity, exchangeOf, type ClientDigest } from './exchanges.js';
 
 // A subscribe request that waits: one object owning its cursor, start time, request facts,
 // timer and reply, held in one registry. Its topic wakes it (answer), its timeout, a reset or
@@ -48,7 +48,11 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
     if (principal === null) return null;
     try {
       const query = (request.query as { token?: unknown } | undefined)?.token;
-      return clientIdentity(credentialFrom(request.headers.authorization, query), principal);
+      return clientIdentity(
+        credentialFrom(request.headers.authorization, query),
+        principal,
+        this.registry.clientDigest,
+      );
     } catch {
       return null;
     }
@@ -121,6 +125,8 @@ export class WaitingSubscribes implements WaitingRequests {
     private readonly longPollTimeoutMs: number,
     readonly answers: WaitingAnswers,
     private readonly events: EmulatorEvents,
+    /** How a client without a token id is named (Authenticator.clientDigest). */
+    readonly clientDigest: ClientDigest,
   ) {}
 
   get size(): number {
