@@ -70,8 +70,15 @@ export function connectionGuard(browser: BrowserGuard, events: EmulatorEvents, c
       response.on('close', () => void (connection.unanswered -= 1));
     }
     const { host, origin } = request.headers;
-    if (host === undefined && request.raw.httpVersion === '1.1') {
-      return new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.');
+    if (host === undefined) {
+      if (request.raw.httpVersion === '1.1')
+        return new EmulatorError('invalid_request', 'An HTTP/1.1 request must carry a Host header.');
+      // HTTP/1.0 may leave it out, but where the Host is checked, a request without one is not served.
+      if (hostAllowed !== undefined)
+        return new EmulatorError(
+          'host_not_allowed',
+          'A request without a Host header is not served here: send one (localhost, an IP address or an allowed host).',
+        );
     }
     const fetchSite = request.headers['sec-fetch-site'];
     if (

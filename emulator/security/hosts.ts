@@ -16,14 +16,23 @@ import { isLoopback } from '../control/admin-key.js';
 // nobody can list in advance (a compose service, a CI alias), and there the admin key guards the
 // control plane.
 
-/** The name part of a Host header: lower case, without port, brackets or a trailing dot. */
+/** What follows a Host's name: nothing, or `:` and a port. */
+const PORT = /^(:\d{1,5})?$/;
+
+/**
+ * The name part of a Host header: lower case, without port, brackets or a trailing dot. A Host
+ * that is not a name and an optional port (`[::1]evil.example`, `localhost:80x`, `::1`) is ''
+ * (no name), which only `--allowed-host '*'` allows.
+ */
 export function hostnameOf(host: string): string {
   const value = host.toLowerCase();
   if (value.startsWith('[')) {
     const end = value.indexOf(']');
-    return end === -1 ? value : value.slice(1, end);
+    if (end === -1) return value;
+    return PORT.test(value.slice(end + 1)) ? value.slice(1, end) : '';
   }
   const colon = value.indexOf(':');
+  if (colon !== -1 && !PORT.test(value.slice(colon))) return '';
   const name = colon === -1 ? value : value.slice(0, colon);
   return name.endsWith('.') ? name.slice(0, -1) : name;
 }

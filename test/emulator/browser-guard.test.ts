@@ -19,6 +19,8 @@ describe('the Host check', () => {
     ['[::1]', '::1'],
     ['evil.example:4545', 'evil.example'],
     ['::1', ''],
+    ['[::1]evil.example', ''],
+    ['localhost:80evil', ''],
   ])('hostnameOf(%s) is %s', (host, name) => {
     expect(hostnameOf(host)).toBe(name);
   });
@@ -154,7 +156,8 @@ describe('the browser guard', () => {
   it('serves what curl, SDKs and tests send: no Origin, no Sec-Fetch-Site', () => {
     expect(refused({})).toBeUndefined();
     expect(refused({ host: '127.0.0.1:4545', plane: 'service' })).toBeUndefined();
-    expect(refused({ host: undefined })).toBeUndefined(); // HTTP/1.0 (the guard refuses HTTP/1.1 without Host)
+    // Without a Host: the connection guard refuses HTTP/1.1 (400) and, where Hosts are checked, HTTP/1.0 (403).
+    expect(refused({ host: undefined })).toBeUndefined();
   });
 
   it('refuses a rebinding Host before anything else', () => {
