@@ -14,6 +14,7 @@ import type { OpenApiDocument } from '../openapi-routes.js';
 import type { EmulatorSettings } from '../settings.js';
 import { adminKeyCheck } from './admin-key.js';
 import { compileCheck } from './validation.js';
+import { SNAPSHOT_BYTES_LIMIT } from '../snapshot/document.js';
 
 // The fastify scope the control plane's routes live in: its own body parsers (JSON, and YAML
 // for scenarios) with a limit fit for scenarios, strict validation from the document, errors
@@ -21,7 +22,7 @@ import { compileCheck } from './validation.js';
 
 const CONTROL_BODY_LIMIT = 1024 * 1024;
 /** Operations whose bodies may be larger: a snapshot holds every retained message. */
-const LARGER_BODIES: Readonly<Record<string, number>> = { 'PUT /_emulator/snapshot': 256 * 1024 * 1024 };
+const LARGER_BODIES: Readonly<Record<string, number>> = { 'PUT /_emulator/snapshot': SNAPSHOT_BYTES_LIMIT };
 const bodyLimitOf = (method: string, url: string | undefined) =>
   LARGER_BODIES[`${method} ${url}`] ?? CONTROL_BODY_LIMIT;
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];

@@ -34,6 +34,9 @@ export interface FaultDecision {
 
 const NO_DECISION: FaultDecision = {};
 
+/** The largest rule number the document's FaultId pattern (`^f[1-9][0-9]{0,8}$`) takes. */
+export const MAX_FAULT_NUMBER = 999_999_999;
+
 export class FaultInjector {
   /** Any rule or chaos: the request path checks this before anything else. */
   active = false;
@@ -359,7 +362,15 @@ export class FaultInjector {
   }
 
   private newId(): string {
-    return this.shared ? this.shared.nextId() : `f${this.nextId}`;
+    if (this.shared) return this.shared.nextId();
+    // The document's rule ids have at most nine digits (a snapshot with a longer one is refused):
+    // past them no rule is added, rather than one written into a state that cannot load back.
+    if (this.nextId > MAX_FAULT_NUMBER)
+      throw new EmulatorError(
+        'invalid_request',
+        `Fault rule ids are used up (f${MAX_FAULT_NUMBER} was the last): reset the emulator to number them from f1 again.`,
+      );
+    return `f${this.nextId}`;
   }
 
   private fired(rule: FaultRule): void {

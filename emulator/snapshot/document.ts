@@ -26,3 +26,6 @@ export function controlOf({ faults, chaos, limits, clock, tokenWithdrawals }: Sn
 
 export const SNAPSHOT_FORMAT: Snapshot['format'] = 'topics-emulator/snapshot';
 export const SNAPSHOT_VERSION: Snapshot['version'] = 1;
+
+/** The largest snapshot read, in bytes: a PUT /_emulator/snapshot body or a --state-file. */
+export const SNAPSHOT_BYTES_LIMIT = 256 * 1024 * 1024;

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { checked } from '../control/validation.js';
-import type { Snapshot } from './document.js';
+import { SNAPSHOT_BYTES_LIMIT, type Snapshot } from './document.js';
 
 // --state-file: the snapshot read at start (when the file exists) and written on a clean
 // shutdown. Written atomically: a temporary file in the same directory, flushed to disk, then
@@ -12,20 +13,57 @@ export class StateFileError extends Error {
   override name = 'StateFileError';
 }
 
-/** The file's JSON, or undefined when there is no file yet. */
+/**
+ * The file's JSON, or undefined when there is no file yet. Only a regular file of at most
+ * SNAPSHOT_BYTES_LIMIT bytes is read: opened without blocking (a FIFO given by mistake would wait
+ * for a writer forever) and refused when it is anything else (a FIFO, /dev/zero, a directory).
+ */
 export async function readStateFile(path: string): Promise<unknown> {
   let text: string;
+  let handle: FileHandle;
   try {
-    text = await readFile(path, 'utf8');
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StateFileError(`Cannot read state file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new StateFileError(`State file ${path} is not a regular file`);
+    if (stat.size > SNAPSHOT_BYTES_LIMIT)
+      throw new StateFileError(
+        `State file ${path} is ${stat.size} bytes; a snapshot is at most ${SNAPSHOT_BYTES_LIMIT}`,
+      );
+    text = await handle.readFile('utf8');
+  } catch (error) {
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(`Cannot read state file ${path}: ${(error as Error).message}`);
+  } finally {
+    await handle.close();
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new StateFileError(`State file ${path} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The temporary files writeStateFile makes beside `path` (`.NAME.<12 hex>.tmp`). */
+function isTemporaryOf(path: string, name: string): boolean {
+  const prefix = `.${basename(path)}.`;
+  return name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length));
+}
+
+/**
+ * Removes the temporary files a write cut short left beside `path` (a SIGKILL between create and
+ * rename), so they do not pile up from one run to the next. Returns how many it removed.
+ */
+export async function removeStaleTemporaries(path: string): Promise<number> {
+  const directory = dirname(path);
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const stale = names.filter((name) => isTemporaryOf(path, name));
+  await Promise.all(stale.map((name) => rm(join(directory, name), { force: true }).catch(() => undefined)));
+  return stale.length;
 }
 
 /** What writing needs of the file system; tests pass one that fails halfway. */
@@ -78,6 +116,7 @@ async function syncDirectory(directory: string): Promise<void> {
  * StateFileError naming the file and the problem.
  */
 export async function loadStateFile(path: string, restore: (snapshot: Snapshot) => unknown): Promise<boolean> {
+  await removeStaleTemporaries(path);
   const snapshot = await readStateFile(path);
   if (snapshot === undefined) return false;
   try {
