@@ -20,6 +20,16 @@ import { matcherOf, type JournalEntry, type RequestMatcher } from './query.js';
 export const DEFAULT_LIST_LIMIT = 100;
 
 /**
+ * The most characters an entry keeps of a path, cache, topic or client name: whatever a request
+ * sends (an 8,000-character path, a token claiming a long id), an entry stays small. Names longer
+ * than 255 are refused by the service anyway; a longer value is kept as its start and '…'.
+ */
+export const MAX_KEPT_CHARS = 256;
+
+const bounded = <T extends string | null>(value: T): T =>
+  (value !== null && value.length > MAX_KEPT_CHARS ? `${value.slice(0, MAX_KEPT_CHARS - 1)}…` : value) as T;
+
+/**
  * Strings the ring keeps once per distinct value (paths, caches, topics: a pool for each);
  * bounded, like everything here. Traffic repeats the last value most of the time: it is
  * compared first, which costs less than hashing a string new to the process.
@@ -76,13 +86,18 @@ const DURATION = 2;
 const CONNECTION = 3;
 const WAITED = 4;
 const FLAGS = 5;
-const NUMBERS = 6;
+/** A subscribe's items are consecutive numbers: kept as the first and how many (none: count 0). */
+const ITEMS_FROM = 6;
+const ITEMS_COUNT = 7;
+const NUMBERS = 8;
 
 const BEARER = 1;
 const DROPPED = 2;
 const CLIENT_GONE = 4;
 
 type Ref = Facts[keyof Facts];
+
+const itemsFrom = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
 
 export class RequestJournal {
   private readonly refs: Ref[];
@@ -128,17 +143,20 @@ export class RequestJournal {
     r[o + PLANE] = facts.plane;
     r[o + OPERATION] = facts.operation;
     r[o + METHOD] = facts.method;
-    r[o + PATH] = this.paths.of(facts.path);
-    r[o + CACHE] = this.caches.of(facts.cache);
-    r[o + TOPIC] = this.topics.of(facts.topic);
+    r[o + PATH] = this.paths.of(bounded(facts.path));
+    r[o + CACHE] = this.caches.of(bounded(facts.cache));
+    r[o + TOPIC] = this.topics.of(bounded(facts.topic));
     r[o + CURSOR] = facts.cursor;
-    r[o + CLIENT] = facts.client;
+    r[o + CLIENT] = bounded(facts.client);
     r[o + CREDENTIAL_PLACE] = facts.credentialPlace;
     r[o + STATUS] = facts.status;
     r[o + CODE] = facts.code;
     r[o + RETRY_AFTER] = facts.retryAfterSeconds;
     r[o + DECIDED_BY] = facts.decidedBy;
-    r[o + ITEMS] = facts.items;
+    const { items } = facts;
+    const consecutive = items.length === 0 || items.at(-1)! - items[0]! === items.length - 1;
+    // Consecutive (as every read's are): two numbers, however many; otherwise the list itself.
+    r[o + ITEMS] = consecutive ? null : items;
     r[o + PAGE] = facts.page;
     r[o + DISCONTINUITY] = facts.discontinuity;
     const n = this.numbers;
@@ -149,6 +167,8 @@ export class RequestJournal {
     n[p + CONNECTION] = facts.connectionId;
     n[p + WAITED] = facts.waitedMs;
     n[p + FLAGS] = (facts.bearer ? BEARER : 0) | (facts.dropped ? DROPPED : 0) | (facts.clientGone ? CLIENT_GONE : 0);
+    n[p + ITEMS_FROM] = consecutive && items.length > 0 ? items[0]! : 0;
+    n[p + ITEMS_COUNT] = consecutive ? items.length : 0;
     this.next = (i + 1) % this.capacity;
   }
 
@@ -178,7 +198,7 @@ export class RequestJournal {
       code: r[o + CODE] as Facts['code'],
       retryAfterSeconds: r[o + RETRY_AFTER] as Facts['retryAfterSeconds'],
       decidedBy: r[o + DECIDED_BY] as Facts['decidedBy'],
-      items: r[o + ITEMS] as Facts['items'],
+      items: (r[o + ITEMS] as Facts['items'] | null) ?? itemsFrom(n[p + ITEMS_FROM]!, n[p + ITEMS_COUNT]!),
       page: r[o + PAGE] as Facts['page'],
       discontinuity: r[o + DISCONTINUITY] as Facts['discontinuity'],
       dropped: (flags & DROPPED) !== 0,
