@@ -1,7 +1,7 @@
 import type { EmulatorEvent, EmulatorEvents } from '../events.js';
 import { RELAYED_KINDS, type RelayedEvents, type ReplicaLink } from '../topics/replica-link.js';
 import { topicKey } from '../topics/topic-key.js';
-import { sseComment, sseMessage, sseRetry } from './sse.js';
+import { sseComment, sseEncoded, sseMessage, sseRetry } from './sse.js';
 import { wireData } from './wire.js';
 
 // One reader of the event stream (GET /_emulator/events): a `hello` with what the reader needs
@@ -22,13 +22,28 @@ export interface EventStreamOptions {
   retryMs: number;
   /** Bytes that may wait in the socket; past this, events are dropped and counted. */
   maxBufferedBytes: number;
+  /** A reader that has had no room for this long (real ms) is closed: it reconnects, or it is gone. */
+  maxStalledMs: number;
 }
 
 export const defaultStreamOptions: EventStreamOptions = {
   heartbeatMs: 15_000,
   retryMs: 1_000,
   maxBufferedBytes: 256 * 1024,
+  maxStalledMs: 30_000,
 };
+
+/**
+ * Every reader hears an event in turn, in the same turn of the event loop: the first encodes it,
+ * the others take that encoding, so readers cost an event one encoding, not one each.
+ */
+let lastEncoded: { event: EmulatorEvent; replica: string | undefined; json: string } | undefined;
+
+function encodedOf(event: EmulatorEvent, replica: string | undefined, data: () => unknown): string {
+  if (lastEncoded?.event === event && lastEncoded.replica === replica) return lastEncoded.json;
+  lastEncoded = { event, replica, json: JSON.stringify(data()) };
+  return lastEncoded.json;
+}
 
 /** Where the stream writes: a ServerResponse in the emulator, any writable in tests. */
 export interface StreamSink {
@@ -41,6 +56,12 @@ export class EventStream {
   private nextId = 1;
   private dropped = 0;
   private closed = false;
+  /** performance.now() since when the reader has had no room; 0 while it has. */
+  private stalledSince = 0;
+  /** What this turn of the event loop sends, written at once at its end: one write per reader per turn, not per event. */
+  private queued: string[] = [];
+  private queuedBytes = 0;
+  private flushing: NodeJS.Immediate | undefined;
   /** The last `waiting` event of each topic (and replica) in this turn, with its replica. */
   private readonly waiting = new Map<string, [EmulatorEvent, string | undefined]>();
   private waitingFlush: NodeJS.Immediate | undefined;
@@ -55,8 +76,8 @@ export class EventStream {
     /** On a shared store: the replicas, whose own events are heard too. */
     replicas?: Pick<ReplicaLink, 'id' | 'hearOthers'>,
   ) {
-    sink.write(sseRetry(options.retryMs));
-    this.send('hello', hello);
+    // The retry advice and the hello leave at once: the reader knows it is connected.
+    sink.write(sseRetry(options.retryMs) + sseMessage({ id: this.nextId++, event: 'hello', data: hello }));
     const here = replicas?.id;
     const stopHere = events.on((event) => this.receive(event, here));
     const stopOthers = replicas?.hearOthers((relayed) => this.receiveRelayed(relayed));
@@ -80,6 +101,8 @@ export class EventStream {
     this.stopListening();
     clearInterval(this.heartbeat);
     if (this.waitingFlush) clearImmediate(this.waitingFlush);
+    this.flush(); // what this turn queued still goes out before the end
+    if (this.flushing) clearImmediate(this.flushing);
     this.waiting.clear();
     this.sink.end();
   }
@@ -87,8 +110,10 @@ export class EventStream {
   /** An event of the replica `replica` (undefined with no shared store: the emulator's one process). */
   private receive(event: EmulatorEvent, replica: string | undefined): void {
     if (event.kind !== 'waiting') {
+      if (!this.room()) return void (this.dropped += 1);
       const named = replica !== undefined && RELAYED_KINDS.includes(event.kind);
-      return this.send(event.kind, named ? { ...event, replica } : wireData(event));
+      const json = encodedOf(event, replica, () => (named ? { ...event, replica } : wireData(event)));
+      return this.write(sseEncoded(this.nextId++, event.kind, json));
     }
     this.waiting.set(`${topicKey(event.cache, event.topic)}${replica ?? ''}`, [event, replica]);
     this.waitingFlush ??= setImmediate(() => {
@@ -97,6 +122,7 @@ export class EventStream {
       this.waiting.clear();
       for (const [waiting, from] of pending)
         this.send('waiting', from === undefined ? waiting : { ...waiting, replica: from });
+      this.flush();
     });
   }
 
@@ -111,20 +137,42 @@ export class EventStream {
       this.dropped += 1;
       return;
     }
-    this.sink.write(sseMessage({ id: this.nextId++, event, data }));
+    this.write(sseMessage({ id: this.nextId++, event, data }));
+  }
+
+  private write(chunk: string): void {
+    this.queued.push(chunk);
+    this.queuedBytes += chunk.length;
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = undefined;
+    if (this.closed || this.queued.length === 0) return;
+    const chunk = this.queued.length === 1 ? this.queued[0]! : this.queued.join('');
+    this.queued = [];
+    this.queuedBytes = 0;
+    this.sink.write(chunk);
   }
 
   private beat(): void {
-    if (this.room()) this.sink.write(sseComment('heartbeat'));
+    if (this.room()) this.write(sseComment('heartbeat'));
   }
 
-  /** Whether the socket has room; once it has, a pending gap is announced first. */
+  /** Whether the socket has room; once it has, a pending gap is announced first. A reader stalled too long is closed. */
   private room(): boolean {
-    if (this.sink.writableLength > this.options.maxBufferedBytes) return false;
+    if (this.closed) return false;
+    if (this.sink.writableLength + this.queuedBytes > this.options.maxBufferedBytes) {
+      const now = performance.now();
+      if (this.stalledSince === 0) this.stalledSince = now;
+      else if (now - this.stalledSince > this.options.maxStalledMs) this.close();
+      return false;
+    }
+    this.stalledSince = 0;
     if (this.dropped > 0) {
       const dropped = this.dropped;
       this.dropped = 0;
-      this.sink.write(sseMessage({ id: this.nextId++, event: 'gap', data: { dropped } }));
+      this.write(sseMessage({ id: this.nextId++, event: 'gap', data: { dropped } }));
     }
     return true;
   }

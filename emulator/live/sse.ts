@@ -10,7 +10,12 @@ export interface SseMessage {
 }
 
 export function sseMessage({ id, event, data }: SseMessage): string {
-  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return sseEncoded(id, event, JSON.stringify(data));
+}
+
+/** A message whose data is already JSON (encoded once for every reader). */
+export function sseEncoded(id: number, event: string, json: string): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${json}\n\n`;
 }
 
 export function sseComment(text: string): string {

@@ -187,7 +187,7 @@ describe('EventStream (one reader)', () => {
       },
     };
   }
-  const options = { heartbeatMs: 50, retryMs: 250, maxBufferedBytes: 1000 };
+  const options = { heartbeatMs: 50, retryMs: 250, maxBufferedBytes: 1000, maxStalledMs: 60_000 };
   const control = (operationId: string) => ({ kind: 'control' as const, at: 0, operationId });
 
   it('writes a heartbeat comment while nothing happens, and stops on close', () => {
@@ -212,7 +212,10 @@ describe('EventStream (one reader)', () => {
     }
   });
 
-  it('counts events instead of buffering them past the bound, then announces the gap', () => {
+  /** A stream writes what a turn of the event loop sent at the end of that turn. */
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('counts events instead of buffering them past the bound, then announces the gap', async () => {
     const out = sink();
     const events = new EmulatorEvents();
     const stream = new EventStream(out, events, {}, options);
@@ -222,6 +225,7 @@ describe('EventStream (one reader)', () => {
     expect(out.text).not.toContain('setClock');
     out.buffered = 0; // it caught up
     events.emit(control('reset'));
+    await turn();
     const frames = framesOf(out.text).filter((f) => f.event);
     expect(frames.map((f) => [f.id, f.event, f.data])).toEqual([
       ['1', 'hello', '{}'],
@@ -229,6 +233,40 @@ describe('EventStream (one reader)', () => {
       ['3', 'control', JSON.stringify(control('reset'))],
     ]);
     stream.close();
+  });
+
+  it('encodes an event once for every reader, and writes a turn’s events in one write', async () => {
+    const events = new EmulatorEvents();
+    const outs = [sink(), sink(), sink()];
+    const streams = outs.map((out) => new EventStream(out, events, {}, options));
+    const writes = outs.map((out) => vi.spyOn(out, 'write'));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    events.emit(control('reset'));
+    events.emit(control('setClock'));
+    expect(stringify).toHaveBeenCalledTimes(2);
+    await turn();
+    for (const write of writes) expect(write).toHaveBeenCalledOnce();
+    for (const out of outs) expect(out.text).toContain(`data: ${JSON.stringify(control('reset'))}`);
+    for (const stream of streams) stream.close();
+  });
+
+  it('closes a reader that has had no room for maxStalledMs (it reconnects, or it is gone)', () => {
+    vi.useFakeTimers();
+    try {
+      const out = sink();
+      const events = new EmulatorEvents();
+      const stream = new EventStream(out, events, {}, { ...options, maxStalledMs: 1000 });
+      out.buffered = 5000; // the reader stopped reading
+      events.emit(control('setClock'));
+      vi.advanceTimersByTime(900);
+      expect(out.ended).toBe(false);
+      vi.advanceTimersByTime(200); // the next heartbeat finds it stalled past the bound
+      expect(out.ended).toBe(true);
+      expect(events.active).toBe(false);
+      stream.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends one waiting count per topic per turn of the event loop, the last one', async () => {
