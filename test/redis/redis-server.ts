@@ -21,6 +21,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty without persistence) and waits until it answers PING. */
   restart(): Promise<void>;
+  /** Stops the process (SIGSTOP): connections stay open and nothing answers, as a hung Redis does. */
+  pause(): void;
+  /** Lets it go on (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -86,7 +90,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisServe
     port,
     kill,
     restart: launch,
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     async stop() {
+      child.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -65,6 +65,13 @@ function valueJson(value: MessageValue): string {
   return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64') });
 }
 
+/** How long any Redis command may take before it fails (and the store counts as stalled). */
+export const REDIS_DEADLINE_MS = 3000;
+/** How often a stalled store asks Redis whether it answers again. */
+const STALL_PROBE_MS = 1000;
+
+const isDeadline = (error: Error) => /command timed out/i.test(error.message);
+
 export class RedisTopicStore implements TopicStore {
   private readonly mirror: InMemoryTopicStore;
   private readonly keys: KeyLayout;
@@ -73,6 +80,8 @@ export class RedisTopicStore implements TopicStore {
   private readonly replica = randomUUID();
   /** Mirror in step with Redis (subscribed and loaded). */
   private synced = false;
+  /** Set while Redis does not answer (a command missed its deadline): the probe that ends it. */
+  private stalled: NodeJS.Timeout | undefined;
   /** Announcements held while the mirror loads. */
   private held: Announcement[] | undefined;
   private syncing: Promise<void> | undefined;
@@ -104,6 +113,9 @@ export class RedisTopicStore implements TopicStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       retryStrategy: (times: number) => Math.min(50 * times, 1000),
+      // A Redis that stops answering (paused, overloaded, a network that drops packets) does not
+      // close the connection: every command has a deadline, past which it fails (a 503).
+      commandTimeout: REDIS_DEADLINE_MS,
     };
     this.command = new Redis(url, options);
     // Each script is sent once and then run by its SHA (EVALSHA; ioredis loads it again after a Redis restart).
@@ -162,7 +174,7 @@ export class RedisTopicStore implements TopicStore {
   }
 
   health(): StoreHealth {
-    return { kind: 'redis', up: this.synced };
+    return { kind: 'redis', up: this.synced && this.stalled === undefined };
   }
 
   hasCache(cache: string): boolean {
@@ -175,7 +187,7 @@ export class RedisTopicStore implements TopicStore {
 
   /** The topic; one new here is created in Redis too (a replica that made it first gives the page). */
   topic(cache: string, name: string): Topic {
-    if (!this.synced) throw unavailable();
+    if (!this.synced || this.stalled) throw unavailable();
     const known = this.mirror.find(cache, name);
     if (known) return known;
     const topic = this.mirror.place(cache, name, this.mirror.nextPage());
@@ -201,7 +213,7 @@ export class RedisTopicStore implements TopicStore {
   }
 
   publish(cache: string, name: string, value: MessageValue): Promise<number> {
-    if (!this.synced) return Promise.reject(unavailable());
+    if (!this.synced || this.stalled) return Promise.reject(unavailable());
     const id = topicId(cache, name);
     const args = [id, this.mirror.peekPage(), this.keys.channel, this.settings.retention, valueJson(value)];
     return this.run('publish', 5, ...TOPIC_KEYS(this.keys, id), ...args).then(
@@ -288,6 +300,8 @@ export class RedisTopicStore implements TopicStore {
   async release(): Promise<void> {
     this.closed = true;
     this.synced = false;
+    clearInterval(this.stalled);
+    this.stalled = undefined;
     this.mirror.clear();
     await this.counts?.close();
     await this.replicas.leave();
@@ -297,8 +311,12 @@ export class RedisTopicStore implements TopicStore {
 
   /** Runs one of the scripts with its key count (ioredis's defined commands take it first). */
   private run(name: ScriptName, keyCount: number, ...args: (string | number)[]): Promise<unknown> {
+    if (this.stalled) return Promise.reject(unavailable());
     const command = (this.command as unknown as Record<ScriptName, (...a: unknown[]) => Promise<unknown>>)[name];
-    const answer = command.call(this.command, keyCount, ...args);
+    const answer = command.call(this.command, keyCount, ...args).catch((error: Error) => {
+      if (isDeadline(error)) this.stall();
+      throw error;
+    });
     const observer = this.roundTrips;
     if (!observer) return answer;
     const started = performance.now();
@@ -307,6 +325,30 @@ export class RedisTopicStore implements TopicStore {
       observer(name, performance.now() - started);
       return value;
     });
+  }
+
+  /**
+   * A command missed its deadline: Redis is there but does not answer. Until a PING is answered
+   * again, health answers 503 and every script is refused at once (503 with Retry-After) instead
+   * of waiting out its own deadline.
+   */
+  private stall(): void {
+    if (this.stalled || this.closed) return;
+    this.log.warn(
+      `redis store: no answer within ${REDIS_DEADLINE_MS} ms; service routes answer 503 until it answers again`,
+    );
+    this.stalled = setInterval(() => {
+      this.command.ping().then(
+        () => {
+          if (!this.stalled) return;
+          clearInterval(this.stalled);
+          this.stalled = undefined;
+          this.log.info('redis store: answering again');
+        },
+        () => undefined,
+      );
+    }, STALL_PROBE_MS);
+    this.stalled.unref();
   }
 
   // A connection closed: service routes answer 503 until both are back and the mirror is loaded again.
