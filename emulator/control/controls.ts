@@ -329,7 +329,10 @@ export class EmulatorControls {
    * (PUT /_emulator/snapshot); on a shared store every replica loads its control part too.
    */
   restore(snapshot: Snapshot): SnapshotLoaded {
-    const plan = planRestore(snapshot, new Set(this.context.store.cacheNames()));
+    const plan = planRestore(snapshot, {
+      caches: new Set(this.context.store.cacheNames()),
+      payloadLimitBytes: this.context.settings.payloadLimitBytes,
+    });
     const loaded = applyRestore(this.context, this.withdrawals, plan);
     this.share({ op: 'restoreControl', control: controlOf(snapshot) });
     return this.changed('loadSnapshot', loaded);

@@ -6,13 +6,20 @@ import { topicKey } from '../topics/topic-key.js';
 // names the first problem it finds (as `body.<path> ...`, like the schema's messages), or
 // answers undefined. Each is proven by a broken snapshot in test/snapshot/snapshot.test.ts.
 
-export type SnapshotCheck = (snapshot: Snapshot, caches: ReadonlySet<string>) => string | undefined;
+/** What a snapshot is checked against: the emulator it is loaded into. */
+export interface SnapshotTarget {
+  caches: ReadonlySet<string>;
+  /** --payload-limit: no message may be larger than a publish could be. */
+  payloadLimitBytes: number;
+}
+
+export type SnapshotCheck = (snapshot: Snapshot, target: SnapshotTarget) => string | undefined;
 
 function unknownCache(cache: string, caches: ReadonlySet<string>): string {
   return `'${cache}' is not a configured cache (configured: ${[...caches].join(', ')})`;
 }
 
-export const topicsInConfiguredCaches: SnapshotCheck = (snapshot, caches) => {
+export const topicsInConfiguredCaches: SnapshotCheck = (snapshot, { caches }) => {
   const i = snapshot.topics.findIndex((t) => !caches.has(t.cache));
   return i < 0 ? undefined : `body.topics.${i}.cache ${unknownCache(snapshot.topics[i]!.cache, caches)}`;
 };
@@ -40,6 +47,23 @@ export const messagesNumberedWithoutGaps: SnapshotCheck = (snapshot) => {
   return undefined;
 };
 
+/** Bytes of a message as published: text as UTF-8, binary as the bytes its base64 holds. */
+function sizeOf(value: Snapshot['topics'][number]['messages'][number]['value']): number {
+  if ('text' in value) return Buffer.byteLength(value.text, 'utf8');
+  const padding = value.binary.endsWith('==') ? 2 : value.binary.endsWith('=') ? 1 : 0;
+  return Math.floor((value.binary.length * 3) / 4) - padding;
+}
+
+/** No message is larger than a publish to this emulator could be (--payload-limit). */
+export const messagesWithinPayloadLimit: SnapshotCheck = (snapshot, { payloadLimitBytes }) => {
+  for (const [i, topic] of snapshot.topics.entries()) {
+    const j = topic.messages.findIndex((m) => sizeOf(m.value) > payloadLimitBytes);
+    if (j >= 0)
+      return `body.topics.${i}.messages.${j} is ${sizeOf(topic.messages[j]!.value)} bytes, more than the payload limit (${payloadLimitBytes})`;
+  }
+  return undefined;
+};
+
 export const faultIdsUnique: SnapshotCheck = (snapshot) => {
   const seen = new Set<string>();
   for (const [i, { id }] of snapshot.faults.entries()) {
@@ -49,7 +73,7 @@ export const faultIdsUnique: SnapshotCheck = (snapshot) => {
   return undefined;
 };
 
-export const topicResetsInConfiguredCaches: SnapshotCheck = (snapshot, caches) => {
+export const topicResetsInConfiguredCaches: SnapshotCheck = (snapshot, { caches }) => {
   const i = snapshot.topicResets.findIndex((r) => !caches.has(r.cache));
   return i < 0 ? undefined : `body.topicResets.${i}.cache ${unknownCache(snapshot.topicResets[i]!.cache, caches)}`;
 };
@@ -79,6 +103,7 @@ export const snapshotChecks: readonly SnapshotCheck[] = [
   topicsInConfiguredCaches,
   eachTopicOnce,
   messagesNumberedWithoutGaps,
+  messagesWithinPayloadLimit,
   faultIdsUnique,
   topicResetsInConfiguredCaches,
   timesReadable,

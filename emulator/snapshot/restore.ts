@@ -6,7 +6,7 @@ import { Chaos } from '../faults/chaos.js';
 import { FaultRule } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
 import type { TopicContent } from '../topics/content.js';
-import { snapshotChecks } from './checks.js';
+import { snapshotChecks, type SnapshotTarget } from './checks.js';
 import type { Snapshot, SnapshotControl, SnapshotLoaded, SnapshotTopicReset } from './document.js';
 
 // Loading a snapshot: decide everything first (the checks, each fault rule built), so that a
@@ -37,9 +37,9 @@ function invalid(problem: string): EmulatorError {
 }
 
 /** The snapshot's consistency checked, as what to apply; throws 400 invalid_body naming the first problem. */
-export function planRestore(snapshot: Snapshot, caches: ReadonlySet<string>): RestorePlan {
+export function planRestore(snapshot: Snapshot, target: SnapshotTarget): RestorePlan {
   for (const check of snapshotChecks) {
-    const problem = check(snapshot, caches);
+    const problem = check(snapshot, target);
     if (problem) throw invalid(problem);
   }
   const { topics, lastPage, topicResets } = snapshot;

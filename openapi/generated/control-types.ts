@@ -944,6 +944,7 @@ export interface components {
             takenAt: string;
             /** @description The greatest page given to any topic so far; later pages are greater. */
             lastPage: number;
+            /** @description At most 100,000 topics: a snapshot is loaded in one turn of the event loop (with a million, the server would not answer for half a minute). */
             topics: components["schemas"]["SnapshotTopic"][];
             topicResets: components["schemas"]["SnapshotTopicReset"][];
             faults: components["schemas"]["SnapshotFault"][];

@@ -268,6 +268,32 @@ describe('a bad snapshot', () => {
       /has 2 messages, more than were numbered before nextSequenceNumber 2/,
     ],
     [
+      'a message larger than the payload limit (a publish could not make it)',
+      (s) => ({
+        ...s,
+        topics: [
+          {
+            ...s.topics[0]!,
+            messages: [s.topics[0]!.messages[0], { sequenceNumber: 2, value: { text: 'x'.repeat(4097) } }],
+          },
+        ],
+      }),
+      /body\.topics\.0\.messages\.1 is 4097 bytes, more than the payload limit \(4096\)/,
+    ],
+    [
+      'more than 100,000 topics (loaded in one turn of the event loop)',
+      (s) => ({
+        ...s,
+        topics: Array.from({ length: 100_001 }, (_, i) => ({
+          ...s.topics[0]!,
+          topic: `t${i}`,
+          messages: [],
+          nextSequenceNumber: 1,
+        })),
+      }),
+      /body\.topics must NOT have more than 100000 items/,
+    ],
+    [
       'a scheduled page change in a cache that is not configured',
       (s) => ({ ...s, topicResets: [{ cache: 'elsewhere', topic: 't', afterSequenceNumber: 3 }] }),
       /body\.topicResets\.0\.cache 'elsewhere' is not a configured cache/,
