@@ -28,6 +28,8 @@ function detail(rule: ExamRuleResult): string {
 
 /** Why a command may have printed none of the messages it received. */
 function silenceHint(report: ExamReport): string {
+  if (report.linesPrinted > 0)
+    return `it printed ${report.linesPrinted} line(s), none holding "exam message <n>" (the text every message holds, in --messages ${report.messages} as in any other form)`;
   if (report.counts.itemsReceived === 0) return 'print each message on its own line to be checked';
   return `its requests received ${report.counts.itemsReceived} items: if it prints them, its output may be buffered (flush after each line; Python: -u or PYTHONUNBUFFERED=1, which the exam sets)`;
 }

@@ -97,6 +97,10 @@ describe('the exam', () => {
     expect(renderText(report)).toMatch(
       /printed none of the \d+ messages published; its requests received \d+ items: if it prints them, its output may be buffered/,
     );
+    // One that printed lines, but not the messages' text, is told so instead (not buffering).
+    expect(renderText({ ...report, linesPrinted: 3 })).toMatch(
+      /it printed 3 line\(s\), none holding "exam message <n>"/,
+    );
   });
 
   it('cannot judge a client that stopped before the gauntlet: exit 2, naming the steps it never met', async () => {
