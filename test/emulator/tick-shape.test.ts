@@ -34,7 +34,12 @@ async function literalStores(startEmulator: boolean): Promise<string[]> {
 
 describe("process.nextTick's tick object", () => {
   it('without the emulator, full collections between ticks send its literal megamorphic (the failure this guards against)', async () => {
-    expect(await literalStores(false)).toContain('MEGAMORPHIC');
+    // What V8 forgets depends on when its collections run: on a busy machine one probe in a few
+    // can keep the maps. The failure need only show itself, in any of three fresh processes.
+    const runs: string[][] = [];
+    for (let i = 0; i < 3 && !runs.some((states) => states.includes('MEGAMORPHIC')); i++)
+      runs.push(await literalStores(false));
+    expect(runs.flat()).toContain('MEGAMORPHIC');
   });
 
   it('once an emulator has started, its literal stays monomorphic through full collections', async () => {
