@@ -429,17 +429,24 @@ describe('CORS preflights list exactly the methods of each route, from the docum
       { origin: other, 'access-control-request-method': 'PUT' },
     );
     expect(String(limits.headers['access-control-allow-methods'])).toContain('PUT');
-    // Unknown paths answer no preflight.
+    // A path the emulator does not serve (a client's other API, /cache/...): the preflight passes,
+    // so the page reads the 404 that follows, with its body, instead of a network error.
     const unknown = await send(
       running.url,
-      { method: 'OPTIONS', path: '/nowhere' },
-      { origin: APP, 'access-control-request-method': 'GET' },
+      { method: 'OPTIONS', path: '/cache/default-cache' },
+      { origin: APP, 'access-control-request-method': 'PUT' },
     );
-    expect([unknown.status, unknown.code, unknown.headers['access-control-allow-methods']]).toEqual([
+    expect([unknown.status, unknown.headers['access-control-allow-origin']]).toEqual([204, APP]);
+    expect(String(unknown.headers['access-control-allow-methods'])).toContain('PUT');
+    const followed = await send(running.url, { method: 'PUT', path: '/cache/default-cache' }, { origin: APP }, 'x');
+    expect([followed.status, followed.code, followed.headers['access-control-allow-origin']]).toEqual([
       404,
       'route_not_found',
-      undefined,
+      APP,
     ]);
+    // Without Origin, OPTIONS there is the 404 itself.
+    const plain = await send(running.url, { method: 'OPTIONS', path: '/nowhere' }, {});
+    expect([plain.status, plain.code]).toEqual([404, 'route_not_found']);
     reportFigure(
       'preflights',
       `${methodsByPath.size} paths, ${preflights} route/method preflights: each lists exactly its path's methods`,
@@ -574,5 +581,17 @@ describe('the legitimate browser app on http://localhost:5173 publishes and subs
       'x',
     );
     expect([anyOrigin.status, anyOrigin.headers['access-control-allow-origin']]).toEqual([204, '*']);
+    // Behind a CDN that strips Origin (and caches one answer for every page): any origin still.
+    const stripped = await send(
+      `${open.url}/topics/${C}/browser`,
+      { method: 'POST', path: '' },
+      { authorization: open.apiKey, 'content-type': 'text/plain' },
+      'x',
+    );
+    expect([stripped.status, stripped.headers['access-control-allow-origin']]).toEqual([204, '*']);
+    expect(stripped.headers['access-control-expose-headers']).toBe('Retry-After');
+    // The control plane is not opened by --cors-origin '*'.
+    const control = await send(open.url, { method: 'GET', path: '/_emulator/state' }, {});
+    expect(control.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
