@@ -245,11 +245,31 @@ async function printToken(flags: TokenFlags): Promise<void> {
   process.stderr.write(`expires at ${issued.expiresAt}\n`);
 }
 
-const program = new Command('topics-emulator')
-  .description('A local emulator of the Topics HTTP API: publish and long-poll subscribe.')
-  .version(version)
-  .enablePositionalOptions()
-  .showHelpAfterError();
+/**
+ * A usage error is one line naming the problem (and commander's nearest valid flag), then
+ * `--help` named, and exit 2, as a bad config file is: the whole help is for asking, not for
+ * a typo. Help and --version still exit 0.
+ */
+function usageErrors(command: Command): Command {
+  return command
+    .showHelpAfterError(`(${command.name() === 'topics-emulator' ? '' : `${command.name()} `}--help lists the options)`)
+    .configureOutput({
+      outputError: (text, write) =>
+        write(
+          `topics-emulator: ${text.replace(/^error: /, '').replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')}`,
+        ),
+    })
+    .exitOverride((error) => {
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    });
+}
+
+const program = usageErrors(
+  new Command('topics-emulator')
+    .description('A local emulator of the Topics HTTP API: publish and long-poll subscribe.')
+    .version(version)
+    .enablePositionalOptions(),
+);
 for (const option of settingOptions.values()) program.addOption(option);
 program.addOption(configFileOption);
 program.action((flags: Flags) => serve(flags));
@@ -268,10 +288,11 @@ const token = program
   )
   .option('--token-id <id>', 'an id for the token (at most 64 characters)')
   .action((flags: TokenFlags) => printToken(flags));
+usageErrors(token);
 for (const key of tokenSettings) token.addOption(settingOptions.get(key)!);
 token.addOption(configFileOption);
 
-program.addCommand(examCommand([...settingOptions.values(), configFileOption], settingsFrom));
+program.addCommand(usageErrors(examCommand([...settingOptions.values(), configFileOption], settingsFrom)));
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {

@@ -144,6 +144,29 @@ describe('npx topics-emulator', () => {
   });
 
   it.each([
+    [['--prot', '4545'], /^topics-emulator: unknown option '--prot' \(did you mean --port\?\)$/],
+    [
+      ['--port', 'abc'],
+      /^topics-emulator: option '--port <port>' argument 'abc' is invalid\. --port must be a whole number\.$/,
+    ],
+    [['--log-level', 'verbose'], /^topics-emulator: .*'verbose' is invalid\. Allowed choices are fatal, error/],
+    [
+      ['exam', '--scenari', 'compact', '--', 'true'],
+      /^topics-emulator: unknown option '--scenari' \(did you mean --scenario\?\)$/,
+    ],
+  ])(
+    'a usage error is one line naming it, a pointer to --help, and exit 2: %j',
+    { concurrent: true },
+    async (args, line) => {
+      const run = runCli(args);
+      expect(await run.exited).toBe(2);
+      const lines = run.stderr().trimEnd().split('\n');
+      expect(lines[0]).toMatch(line);
+      expect(lines.slice(1)).toEqual([expect.stringMatching(/^\((exam )?--help lists the options\)$/)]);
+    },
+  );
+
+  it.each([
     [['--port', 'abc'], /--port must be a whole number/],
     [['--first-subscribe', 'sideways'], /first-subscribe/],
     [['--bogus'], /unknown option '--bogus'/],
