@@ -8,7 +8,8 @@ import type { EmulatorSettings } from './settings.js';
 // The mask follows how the router reads a URL, not how it should look: the query string is
 // everything after the first '?' or '#', a value runs to the next '&', and names are
 // percent-decoded ('tok%65n' is 'token'). Parameters are looked for after ';' too, where a client
-// may have put its token by mistake (`/topics/c/t;token=...` is a topic named so), and a name is
+// may have put its token by mistake (`/topics/c/t;token=...` is a topic named so; an encoded
+// `%3B` there counts as one, as the router decodes the topic), and a name is
 // a token's in any spelling a parser could take for one: `token`, `token[]`, `token[0]`, and
 // `token%3D...` (the whole parameter is the name, with the value in it).
 
@@ -36,9 +37,13 @@ function maskParameter(parameter: string): string {
 
 const SEPARATORS = '?&#;';
 
-export function redactUrl(url: string): string {
+export function redactUrl(given: string): string {
   // Most URLs and paths have no parameter at all: nothing to scan.
-  if (!/[?&#;]/.test(url)) return url;
+  if (!/[?&#;]|%3b/i.test(given)) return given;
+  // In the path an encoded ';' (`t%3Btoken=...`) is one to the router too: it decodes the topic.
+  const pathEnd = given.search(/[?#]/);
+  const path = pathEnd === -1 ? given : given.slice(0, pathEnd);
+  const url = /%3b/i.test(path) ? path.replace(/%3b/gi, ';') + given.slice(path.length) : given;
   const queryStart = url.search(/[?#]/);
   let out = '';
   let i = 0;

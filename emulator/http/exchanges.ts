@@ -82,7 +82,7 @@ export function openExchange(request: FastifyRequest, clock: Clock, connectionId
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
   // A token put in the path by mistake (`/topics/c/t;token=...`, a topic named so) is kept by
   // nothing: the journal, the event stream and the client judge read these facts.
-  const hidden = (text: string) => (text.includes(';') ? redactUrl(text) : text);
+  const hidden = (text: string) => (text.includes(';') || /%3b/i.test(text) ? redactUrl(text) : text);
   return {
     plane: planeOf(path),
     operation: null,

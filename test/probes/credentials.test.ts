@@ -12,6 +12,7 @@ import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 const SECRET = 'SECRETSECRET-4242';
 const spellings = [
   ['POST', `/topics/default-cache/t;token=${SECRET}`],
+  ['POST', `/topics/default-cache/t%3Btoken=${SECRET}`],
   ['GET', `/topics/default-cache/t?token%3D${SECRET}`],
   ['GET', `/topics/default-cache/t?token[]=${SECRET}`],
   ['GET', `/topics/default-cache/t?token[0]=${SECRET}&sequence_number=1`],

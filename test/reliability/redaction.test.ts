@@ -16,6 +16,13 @@ describe('redactUrl masks every spelling of the token parameter the router accep
     ['a name after a second ?', '/topics/c/t?a=1?token=secret&b=2', '/topics/c/t?a=1?token=[redacted]&b=2'],
     ['a value holding ? and =', '/topics/c/t?token=sec?x=ret&b=2', '/topics/c/t?token=[redacted]&b=2'],
     ['a token after ; in the path', '/nowhere;token=secret', '/nowhere;token=[redacted]'],
+    ['a token after an encoded ; in the path', '/topics/c/t%3Btoken=secret', '/topics/c/t;token=[redacted]'],
+    ['a token spelled with an encoded =', '/topics/c/t?token%3Dsecret', '/topics/c/t?token=[redacted]'],
+    [
+      'a token as a list',
+      '/topics/c/t?token[]=secret&token[0]=secret',
+      '/topics/c/t?token[]=[redacted]&token[0]=[redacted]',
+    ],
   ])('%s', (_what, url, expected) => {
     expect(redactUrl(url)).toBe(expected);
     expect(redactUrl(url)).not.toContain('secret');
