@@ -51,6 +51,12 @@ export const tokenTtlSeconds = {
  */
 export const lastClockReadingMs = (schemas.ClockInput.properties.setTo.oneOf[1] as { maximum: number }).maximum;
 
+/** A cache or topic name's length (the service contract's ResourceName): for doors that do not validate by the document (gRPC). */
+export const resourceNameLength = {
+  min: topicsDocument.components.schemas.ResourceName.minLength,
+  max: topicsDocument.components.schemas.ResourceName.maxLength,
+};
+
 type OperationNotes = { operationId?: string; 'x-emulator-journalled'?: boolean };
 
 /** The control operations that only observe the emulator (`x-emulator-journalled: false`). */

@@ -139,7 +139,7 @@ function play(emulator: RunningEmulator, step: ExamStep, vending: TokenVending):
  */
 const PLAYED_AGAIN: ReadonlySet<ExamStep['kind']> = new Set(['outage']);
 
-/** Whether an empty answer to the client came while its plan is in a quiet stretch. */
+/** An answer with nothing in it (the long-poll timeout's): the caller checks the quiet stretch. */
 const emptyAnswer = (record: { operation: string | null; status: number | null; items: readonly number[] }) =>
   record.operation === 'subscribe' && record.status === 200 && record.items.length === 0;
 

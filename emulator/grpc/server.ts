@@ -5,6 +5,7 @@ import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dis
 import type { Principal } from '../auth/authenticator.js';
 import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
+import { resourceNameLength } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
@@ -32,10 +33,11 @@ export interface GrpcDoor {
 /** An empty credential is what `CredentialProvider.forMomentoLocal()` sends: full access, as momento-local gives. */
 const ANONYMOUS: Principal = { kind: 'apiKey' };
 
-/** A resource name as the HTTP API's path takes it: 1 to 255 characters. */
+/** A resource name as the HTTP API's path takes it (the contract's ResourceName). */
 function nameOf(what: string, value: string): string {
-  if (value.length === 0 || value.length > 255)
-    throw new EmulatorError('invalid_parameter', `Invalid request: ${what} must be 1 to 255 characters.`);
+  const { min, max } = resourceNameLength;
+  if (value.length < min || value.length > max)
+    throw new EmulatorError('invalid_parameter', `Invalid request: ${what} must be ${min} to ${max} characters.`);
   return value;
 }
 

@@ -35,6 +35,30 @@ describe('npx topics-emulator exam', () => {
     expect(report.requests.length).toBeGreaterThan(0);
   });
 
+  it('takes --start-timeout and --messages: a command that sends nothing is stopped after it, exit 2', async () => {
+    const started = performance.now();
+    const run = runCli([
+      'exam',
+      '--start-timeout',
+      '1s',
+      '--messages',
+      'text',
+      '--',
+      process.execPath,
+      '-e',
+      'setTimeout(() => {}, 60_000)',
+    ]);
+    expect(await run.exited).toBe(2);
+    expect(run.stdout()).toMatch(/messages text\)/);
+    expect(run.stdout()).toMatch(
+      /could not judge: the command made no request to the emulator within 1 s \(--start-timeout\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(15_000);
+    const bad = runCli(['exam', '--messages', 'yaml', '--', 'true']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toMatch(/--messages takes text, json or a template file/);
+  });
+
   it('exits 2 without a command, and for a command that cannot start', async () => {
     const usage = runCli(['exam']);
     expect(await usage.exited).toBe(2);

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkEndToEnd } from '../../emulator/exam/end-to-end.js';
-import { printedNumbers } from '../../emulator/exam/messages.js';
-import { ExamPlanError, parsePlan, standardPlan } from '../../emulator/exam/plan.js';
+import { messageFormat, messageOf, printedNumbers } from '../../emulator/exam/messages.js';
+import { ExamPlanError, parsePlan, planFor, standardPlan } from '../../emulator/exam/plan.js';
 import { listRules } from '../../emulator/exam/command.js';
 import { clientRules } from '../../emulator/judge/catalogue.js';
 
@@ -77,5 +80,50 @@ describe('exam plans', () => {
   it('lists every rule with its level and sentence', () => {
     const listed = listRules();
     for (const rule of clientRules) expect(listed).toContain(`${rule.id} (${rule.level})\n`);
+  });
+});
+
+describe('the messages an exam publishes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'exam-messages-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('hold "exam message <n>" in every form, and are found wherever a client prints them', async () => {
+    expect(messageOf({ kind: 'text' }, 7)).toBe('exam message 7');
+    expect(JSON.parse(messageOf(await messageFormat('json'), 7))).toEqual({ n: 7, text: 'exam message 7' });
+    const file = join(dir, 'template.json');
+    writeFileSync(file, '{"id":{{n}},"body":"{{text}}"}');
+    expect(messageOf(await messageFormat(file), 12)).toBe('{"id":12,"body":"exam message 12"}');
+    expect(
+      printedNumbers([
+        "got { n: 3, text: 'exam message 3' }",
+        '{"text":"exam message 4"} and exam message 5',
+        'exam message 56x',
+      ]),
+    ).toEqual([3, 4, 5, 56]);
+  });
+
+  it('refuses a template without {{text}}, one too large for a message, and what is not a readable file', async () => {
+    const plain = join(dir, 'plain.txt');
+    writeFileSync(plain, 'no placeholder');
+    await expect(messageFormat(plain)).rejects.toThrow(/must hold \{\{text\}\}/);
+    const large = join(dir, 'large.txt');
+    writeFileSync(large, `{{text}}${'x'.repeat(4080)}`); // fits as a file, not once {{text}} is filled in
+    await expect(messageFormat(large)).rejects.toThrow(/a message would be \d+ bytes; at most 4096/);
+    await expect(messageFormat(dir)).rejects.toThrow(/is not a regular file/);
+    await expect(messageFormat(join(dir, 'missing'))).rejects.toThrow(/takes text, json or a template file/);
+  });
+});
+
+describe('an exam plan by name', () => {
+  it('suggests the built-in plan nearest a name that is neither one nor a file', async () => {
+    await expect(planFor('compat')).rejects.toThrow(/did you mean compact\?/);
+    await expect(planFor('no-such-plan.yaml')).rejects.toThrow(/--scenario takes standard, compact or a file/);
+  });
+
+  it('names an unknown member of the exam or of a step', () => {
+    expect(() => parsePlan('exam: { durationMs: 60000, burst: 3 }', 'p.yaml')).toThrow(/exam has no member burst/);
+    expect(() => parsePlan('exam: { steps: [{ kind: outage, atMs: 1, during: 5 }] }', 'p.yaml')).toThrow(
+      /exam\.steps\[0\] has no member during/,
+    );
   });
 });

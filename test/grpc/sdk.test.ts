@@ -143,6 +143,17 @@ describe('the provider’s SDK over gRPC', () => {
     expect((await topics.publish('default-cache', 'sdk-fault', 'x')).type).toBe(TopicPublishResponse.Success);
   });
 
+  it('refuses a topic name longer than the contract takes, and a message over the payload limit (INVALID_ARGUMENT_ERROR)', async () => {
+    const long = await topics.publish('default-cache', 't'.repeat(256), 'x');
+    expect((long as TopicPublish.Error).errorCode()).toBe('INVALID_ARGUMENT_ERROR');
+    expect((long as TopicPublish.Error).message()).toMatch(/topic must be 1 to 255 characters/);
+    const large = await topics.publish('default-cache', 'sdk-large', 'x'.repeat(4097));
+    expect((large as TopicPublish.Error).errorCode()).toBe('INVALID_ARGUMENT_ERROR');
+    expect((await topics.publish('default-cache', 'sdk-large', 'x'.repeat(4096))).type).toBe(
+      TopicPublishResponse.Success,
+    );
+  });
+
   it('refuses a subscription to an unknown cache with NOT_FOUND_ERROR, and a publish-only token with PERMISSION_ERROR', async () => {
     const missing = await topics.subscribe('no-such-cache', 't', { onItem: () => {}, onError: () => {} });
     expect(missing.type).toBe(TopicSubscribeResponse.Error);
