@@ -18,7 +18,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/clients/
 const clientModule = fileURLToPath(new URL('../../client/index.ts', import.meta.url));
 
 /** Clients that must pass, and so get three more seconds after the last step (a client backing off through the outage may next try ~2 s later on a loaded machine). */
-const passing = ['typed-client', 'correct-raw', 'slow-start', 'silent'];
+const passing = ['typed-client', 'correct-raw', 'slow-start', 'silent', 'misses-outage'];
 
 /** Set EXAM_REPORTS_DIR to keep each exam's JSON report (what a failure rests on). */
 async function exam(name: string, options: Partial<ExamOptions> = {}): Promise<ExamReport & { wallMs: number }> {
@@ -88,6 +88,13 @@ describe('the exam', () => {
     const report = await reports.get('slow-start')!;
     expect(report.exitCode, renderText(report)).toBe(0);
     expect(report.steps.map((s) => s.outcome)).toEqual(Array(5).fill('handled'));
+  });
+
+  it('plays an outage again for a client that was busy through it, so the client still meets it', async () => {
+    const report = await reports.get('misses-outage')!;
+    const outage = report.steps.find((s) => s.kind === 'outage')!;
+    expect(outage.outcome, renderText(report)).toBe('handled');
+    expect(report.exitCode, renderText(report)).toBe(0);
   });
 
   it('says why a client that received messages printed none (its output may be buffered)', async () => {
