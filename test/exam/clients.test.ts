@@ -120,11 +120,13 @@ describe('the exam', () => {
     );
   });
 
-  it('judges a client that spins through tens of thousands of polls, and ends on time', async () => {
+  it('judges a client that spins through thousands of polls, and ends on time', async () => {
     const report = await reports.get('spin-last-number')!;
     expect(violated(report)).toContain('resume.next-cursor');
     expect(report.exitCode).toBe(1);
-    expect(report.counts.polls).toBeGreaterThan(1000);
+    // Thousands on an idle machine; hundreds beside six CPU hogs (npm run test:load). A client
+    // that does not spin makes a few dozen in this plan.
+    expect(report.counts.polls).toBeGreaterThan(300);
     // The plan's duration, the command's stop, and a few seconds for the rest (judging included).
     expect(report.wallMs).toBeLessThan(compactPlan().durationMs + STOP_GRACE_MS + 5000);
     // One entry per client (a new token is a new client), with a count and three examples, not one per poll.
