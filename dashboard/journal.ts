@@ -16,7 +16,9 @@ export type {
 export function decidedByText(entry: ExchangeFacts): string {
   const d = entry.decidedBy;
   if (!d) return entry.dropped ? 'dropped' : entry.clientGone ? 'client gone' : '';
-  return d.kind === 'fault' ? `fault ${d.ruleId}` : d.kind === 'chaos' ? 'chaos' : `limit: ${d.limit}`;
+  if (d.kind === 'fault') return `fault ${d.ruleId}`;
+  if (d.kind === 'limit') return `limit: ${d.limit}`;
+  return d.kind === 'chaos' ? 'chaos' : 'momento-local metadata';
 }
 
 /** Whether an entry matches the free-text filter (every word somewhere in it), and is an error when asked. */
@@ -25,6 +27,7 @@ export function entryMatches(entry: ExchangeFacts, filter: string, errorsOnly: b
   if (!filter) return true;
   const text = [
     entry.status,
+    entry.protocol,
     entry.operation,
     entry.method,
     entry.path,

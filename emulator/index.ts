@@ -90,7 +90,7 @@ async function startGrpc(context: EmulatorContext, host: string, port: number): 
   context.events.on(
     (event) => {
       if (event.kind === 'control' && (event.operationId === 'reset' || event.operationId === 'loadSnapshot'))
-        door?.endStreams();
+        door?.reset();
     },
     ['control'],
   );

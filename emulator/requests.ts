@@ -13,6 +13,8 @@ export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>,
 /** What a decider can know about a request: its operation, topic and token id (never the token). */
 export interface RequestFacts {
   operation: ServiceOperation;
+  /** The door it came through: the HTTP API or the provider's gRPC service. */
+  protocol: 'http' | 'grpc';
   cache: string;
   topic: string;
   tokenId: string | undefined;

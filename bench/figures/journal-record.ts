@@ -34,6 +34,7 @@ const scribble = new Uint8Array(512 * 1024);
 function publishFacts(i: number) {
   const topic = `topic-${i % 1000}`;
   return {
+    protocol: 'http',
     plane: 'service',
     operation: 'publish',
     method: 'POST',

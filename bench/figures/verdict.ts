@@ -26,6 +26,7 @@ function spinningPolls(count: number): Entry[] {
     at += 0.6;
     entries.push({
       id,
+      protocol: 'http',
       plane: 'service',
       operation: 'subscribe',
       method: 'GET',

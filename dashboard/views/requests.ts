@@ -5,8 +5,8 @@ import { decidedByText, entryMatches, isFailure, type RequestList } from '../jou
 import { Empty, Panel, Table } from './common.js';
 import { Unavailable, useOptional } from './optional.js';
 
-// The request journal (GET /_emulator/requests, newest first): status, operation, topic, client
-// and what decided the answer, filterable.
+// The request journal (GET /_emulator/requests, newest first): status, operation (gRPC calls
+// marked), topic, client and what decided the answer, filterable.
 
 export function RequestsPanel({ version }: { version: number }) {
   const loaded = useOptional<RequestList>('/_emulator/requests', version);
@@ -56,7 +56,9 @@ export function RequestsPanel({ version }: { version: number }) {
                 html`<tr key=${r.id} class=${isFailure(r) ? 'error' : ''}>
                   <td class="time opt">${timeOf(r.at)}</td>
                   <td class="num">${r.status ?? '—'}${r.code ? html` <code>${r.code}</code>` : null}</td>
-                  <td>${r.operation ?? `${r.method} ${r.path}`}</td>
+                  <td>
+                    ${r.operation ?? `${r.method} ${r.path}`}${r.protocol === 'grpc' ? html` <span class="tag">gRPC</span>` : null}
+                  </td>
                   <td>${r.cache && r.topic ? `${r.cache}/${r.topic}` : '—'}</td>
                   <td class="opt">${r.client ?? '—'}</td>
                   <td>${decidedByText(r)}</td>

@@ -124,6 +124,7 @@ export class FaultRule {
     const r = this.rule;
     return (
       (r.operation === undefined || r.operation === 'any' || r.operation === facts.operation) &&
+      (r.protocol === undefined || r.protocol === facts.protocol) &&
       (r.cache === undefined || r.cache === facts.cache) &&
       (r.topic === undefined || r.topic === facts.topic) &&
       (r.topicPrefix === undefined || facts.topic.startsWith(r.topicPrefix)) &&

@@ -7,8 +7,11 @@ import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
 import { resourceNameLength } from '../documents.js';
 import { EmulatorError } from '../errors.js';
+import type { SubscribeCursor } from '../exchange.js';
 import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
+import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-local.js';
+import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import { TopicSubscription, type SubscriptionSink } from './subscription.js';
 
@@ -25,8 +28,8 @@ type PubsubModule = typeof PubsubTypes.pubsub;
 export interface GrpcDoor {
   /** The internal loopback port the server listens on. */
   port: number;
-  /** Ends every subscription stream (the SDKs resubscribe): after a reset, a loaded snapshot, a stop. */
-  endStreams(): void;
+  /** Ends every subscription stream (the SDKs resubscribe) and forgets momento-local's counts: after a reset or a loaded snapshot. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -55,14 +58,43 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
   const { auth, store, faults, limits, settings, clock } = context;
   const streams = new Set<{ end(): void }>();
 
-  const principalOf = async (metadata: Grpc.Metadata): Promise<Principal> => {
-    const [value] = metadata.get('authorization');
-    const credential = typeof value === 'string' ? value : (value?.toString('utf8') ?? '');
-    if (credential === '') return ANONYMOUS;
-    return auth.known(credential) ?? (await auth.authenticate(credential));
+  const recorder = callRecorder(context.events, clock, auth);
+  const metadataFaults = new MomentoLocalFaults();
+  const openRecord = (
+    operation: ServiceOperation,
+    call: { getPeer(): string; metadata: Grpc.Metadata; request: { cache_name: string; topic: string } },
+    cursor: SubscribeCursor | null,
+  ): CallRecord =>
+    recorder.open({
+      operation,
+      path: `/cache_client.pubsub.Pubsub/${operation === 'publish' ? 'Publish' : 'Subscribe'}`,
+      peer: call.getPeer(),
+      cache: call.request.cache_name,
+      topic: call.request.topic,
+      cursor,
+      credentialPresent: credentialOf(call.metadata) !== '',
+    });
+
+  const principalOf = async (metadata: Grpc.Metadata, record: CallRecord): Promise<Principal> => {
+    const credential = credentialOf(metadata);
+    if (credential === '') {
+      record.client('', ANONYMOUS);
+      return ANONYMOUS;
+    }
+    try {
+      const principal = auth.known(credential) ?? (await auth.authenticate(credential));
+      record.client(credential, principal);
+      return principal;
+    } catch (error) {
+      record.refused(credential);
+      throw error;
+    }
   };
 
-  /** The checks an HTTP request meets before its handler: permission, the cache, faults, limits. */
+  /**
+   * The checks an HTTP request meets before its handler (permission, the cache, faults, limits),
+   * after momento-local's fault metadata; what that asks of a stream is returned.
+   */
   const admit = async (
     operation: ServiceOperation,
     access: Access,
@@ -70,24 +102,29 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
     cache: string,
     topic: string,
     end: EventEmitter,
-  ): Promise<void> => {
-    const principal = await principalOf(metadata);
+    record: CallRecord,
+  ): Promise<MetadataDecision['streamError']> => {
+    const asked = metadataFaults.decide((key) => textOf(metadata, key), operation);
+    if (asked.effect) await applyEffect(asked.effect, record);
+    const principal = await principalOf(metadata, record);
     auth.authorize(principal, access, cache, topic);
     if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
     const facts: RequestFacts = {
       operation,
+      protocol: 'grpc',
       cache,
       topic,
       tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
     };
     if (faults.active) {
       const decision = await faults.decide(facts);
-      if (decision.effect) await applyEffect(decision.effect);
+      if (decision.effect) await applyEffect(decision.effect, record);
     }
     if (limits.active) {
       const effect = await limits.admit(facts, end);
-      if (effect) await applyEffect(effect);
+      if (effect) await applyEffect(effect, record);
     }
+    return asked.streamError;
   };
 
   const serviceError = (error: unknown): Partial<Grpc.StatusObject> => {
@@ -103,27 +140,38 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
       callback: Grpc.sendUnaryData<unknown>,
     ): void {
       const end = new EventEmitter();
+      const request = call.request;
+      const record = openRecord('publish', call, null);
       (async () => {
-        const request = call.request;
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        await admit('publish', 'publish', call.metadata, cache, topic, end);
+        await admit('publish', 'publish', call.metadata, cache, topic, end, record);
         const value = valueOf(request.value);
         const size = 'text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength;
         if (size > settings.payloadLimitBytes) throw new EmulatorError('payload_too_large');
         await store.publish(cache, topic, value);
         callback(null, new common._Empty());
+        record.end({ clientGone: call.cancelled });
       })()
-        .catch((error: unknown) => callback(serviceError(error)))
+        .catch((error: unknown) => {
+          record.end({ error });
+          callback(serviceError(error));
+        })
         .finally(() => end.emit('close'));
     },
 
     Subscribe(call: Grpc.ServerWritableStream<PubsubTypes.pubsub._SubscriptionRequest, unknown>): void {
       const end = new EventEmitter();
+      const request = call.request;
+      const record = openRecord('subscribe', call, {
+        sequenceNumber: request.resume_at_topic_sequence_number,
+        sequencePage: request.sequence_page,
+      });
       let subscription: TopicSubscription | undefined;
-      const finish = () => {
+      const finish = (outcome: { error?: unknown; clientGone?: boolean } = {}) => {
         subscription?.end();
         streams.delete(stream);
+        record.end(outcome);
         end.emit('close');
       };
       const stream = {
@@ -132,18 +180,38 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
           call.end();
         },
       };
+      /** Ends the stream with an error's status (once; nothing after it is sent). */
+      const fail = (error: unknown): void => {
+        if (!streams.has(stream)) return;
+        finish({ error });
+        // grpc-js ends a server stream with the status of the error it is given as an event.
+        call.emit('error', serviceError(error));
+      };
       streams.add(stream);
-      call.on('cancelled', finish);
-      call.on('close', finish);
+      call.on('cancelled', () => finish({ clientGone: true }));
+      call.on('close', () => finish());
       (async () => {
-        const request = call.request;
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        await admit('subscribe', 'subscribe', call.metadata, cache, topic, end);
+        const streamError = await admit('subscribe', 'subscribe', call.metadata, cache, topic, end, record);
         if (call.cancelled || !streams.has(stream)) return;
+        // momento-local's stream-error: the stream fails once it has sent this many messages.
+        let sent = 0;
+        const send = (message: unknown) => {
+          if (!streams.has(stream)) return;
+          call.write(message);
+          sent++;
+          if (streamError && sent >= streamError.afterMessages) failWith(streamError.error);
+        };
+        const failWith = (error: unknown) => {
+          record.decided({ decidedBy: { kind: 'metadata' } });
+          fail(error);
+        };
+        if (streamError && streamError.afterMessages === 0) return failWith(streamError.error);
         const sink: SubscriptionSink = {
-          item: (sequenceNumber, page, value) =>
-            call.write(
+          item: (sequenceNumber, page, value) => {
+            record.item(sequenceNumber, page);
+            send(
               new pubsub._SubscriptionItem({
                 item: new pubsub._TopicItem({
                   topic_sequence_number: sequenceNumber,
@@ -154,9 +222,11 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
                   publisher_id: '',
                 }),
               }),
-            ),
-          discontinuity: (d) =>
-            call.write(
+            );
+          },
+          discontinuity: (d) => {
+            record.discontinuity(d);
+            send(
               new pubsub._SubscriptionItem({
                 discontinuity: new pubsub._Discontinuity({
                   last_topic_sequence: d.last_topic_sequence,
@@ -164,8 +234,9 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
                   new_sequence_page: d.new_sequence_page,
                 }),
               }),
-            ),
-          heartbeat: () => call.write(new pubsub._SubscriptionItem({ heartbeat: new pubsub._Heartbeat() })),
+            );
+          },
+          heartbeat: () => send(new pubsub._SubscriptionItem({ heartbeat: new pubsub._Heartbeat() })),
           get writable() {
             return call.writableLength < call.writableHighWaterMark;
           },
@@ -182,11 +253,7 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
           () => clock.now(),
         );
         subscription.start();
-      })().catch((error: unknown) => {
-        finish();
-        // grpc-js ends a server stream with the status of the error it is given as an event.
-        call.emit('error', serviceError(error));
-      });
+      })().catch(fail);
     },
   };
 
@@ -199,8 +266,9 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
   );
   return {
     port: bound,
-    endStreams() {
+    reset() {
       for (const stream of [...streams]) stream.end();
+      metadataFaults.clear();
     },
     close() {
       for (const stream of [...streams]) stream.end();
@@ -219,10 +287,22 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
 }
 
 /** A fault's or a limit's effect on a gRPC call: hold it (real time), then fail it. */
-async function applyEffect(effect: Effect): Promise<void> {
+async function applyEffect(effect: Effect, record: CallRecord): Promise<void> {
+  record.decided(effect);
   if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
   if (effect.error) throw effect.error;
   if (effect.drop) throw new EmulatorError('service_unavailable', 'The connection was dropped (a fault).');
+}
+
+/** A metadata value as text; undefined when the call has none. */
+function textOf(metadata: Grpc.Metadata, key: string): string | undefined {
+  const [value] = metadata.get(key);
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : value.toString('utf8');
+}
+
+function credentialOf(metadata: Grpc.Metadata): string {
+  return textOf(metadata, 'authorization') ?? '';
 }
 
 function valueOf(value: PubsubTypes.pubsub._TopicValue | undefined): MessageValue {

@@ -13,6 +13,7 @@ export const GrpcCode = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
@@ -58,5 +59,8 @@ export function grpcFailureOf(error: unknown): GrpcFailure {
   if (cause) metadata.err = cause;
   const retryAfter = error.headers?.['retry-after'];
   if (retryAfter !== undefined) metadata['retry-after'] = String(retryAfter);
-  return { code: BY_STATUS[error.status] ?? GrpcCode.UNKNOWN, details: error.message, metadata };
+  // An error injected with a gRPC status of its own (momento-local's `return-error: cancelled`, ...).
+  const named = (error as { grpcStatus?: string }).grpcStatus as keyof typeof GrpcCode | undefined;
+  const code = named !== undefined && named in GrpcCode ? GrpcCode[named] : BY_STATUS[error.status];
+  return { code: code ?? GrpcCode.UNKNOWN, details: error.message, metadata };
 }

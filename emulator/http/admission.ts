@@ -16,6 +16,7 @@ export function factsOf(operation: ServiceOperation, request: FastifyRequest): R
   const principal = exchangeOf(request).principal;
   return {
     operation,
+    protocol: 'http',
     cache: cacheName,
     topic: topicName,
     tokenId: principal?.kind === 'token' ? principal.tokenId : undefined,

@@ -72,6 +72,13 @@ function cursorSent(query: unknown): SubscribeCursor | null {
 }
 
 /**
+ * A path or name as the facts keep it: a token put there by mistake (`/topics/c/t;token=...`, a
+ * topic named so) is kept by nothing, as the journal, the event stream and the client judge read
+ * these facts.
+ */
+export const hidden = (text: string): string => (text.includes(';') || /%3b/i.test(text) ? redactUrl(text) : text);
+
+/**
  * The facts known when a request arrives, before its route's own steps: which operation it is
  * comes from the route (`nameExchange`), so a request pays nothing here to find its route's config.
  */
@@ -80,10 +87,8 @@ export function openExchange(request: FastifyRequest, clock: Clock, connectionId
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   const params = request.params as { cacheName?: string; topicName?: string } | undefined;
-  // A token put in the path by mistake (`/topics/c/t;token=...`, a topic named so) is kept by
-  // nothing: the journal, the event stream and the client judge read these facts.
-  const hidden = (text: string) => (text.includes(';') || /%3b/i.test(text) ? redactUrl(text) : text);
   return {
+    protocol: 'http',
     plane: planeOf(path),
     operation: null,
     method: request.method,

@@ -77,7 +77,8 @@ const DECIDED_BY = 12;
 const ITEMS = 13;
 const PAGE = 14;
 const DISCONTINUITY = 15;
-const REFS = 16;
+const PROTOCOL = 16;
+const REFS = 17;
 
 /** An entry's numbers, at these offsets of its slice of `numbers`; its booleans are bits of FLAGS. */
 const ID = 0;
@@ -89,7 +90,9 @@ const FLAGS = 5;
 /** A subscribe's items are consecutive numbers: kept as the first and how many (none: count 0). */
 const ITEMS_FROM = 6;
 const ITEMS_COUNT = 7;
-const NUMBERS = 8;
+/** A gRPC stream's items in all; -1 for every other entry (no `delivered`). */
+const DELIVERED = 8;
+const NUMBERS = 9;
 
 const BEARER = 1;
 const DROPPED = 2;
@@ -159,6 +162,7 @@ export class RequestJournal {
     r[o + ITEMS] = consecutive ? null : items;
     r[o + PAGE] = facts.page;
     r[o + DISCONTINUITY] = facts.discontinuity;
+    r[o + PROTOCOL] = facts.protocol;
     const n = this.numbers;
     const p = i * NUMBERS;
     n[p + ID] = ++this.lastId;
@@ -169,6 +173,7 @@ export class RequestJournal {
     n[p + FLAGS] = (facts.bearer ? BEARER : 0) | (facts.dropped ? DROPPED : 0) | (facts.clientGone ? CLIENT_GONE : 0);
     n[p + ITEMS_FROM] = consecutive && items.length > 0 ? items[0]! : 0;
     n[p + ITEMS_COUNT] = consecutive ? items.length : 0;
+    n[p + DELIVERED] = facts.delivered ?? -1;
     this.next = (i + 1) % this.capacity;
   }
 
@@ -179,8 +184,10 @@ export class RequestJournal {
     const n = this.numbers;
     const p = i * NUMBERS;
     const flags = n[p + FLAGS]!;
+    const delivered = n[p + DELIVERED]!;
     return {
       id: n[p + ID]!,
+      protocol: r[o + PROTOCOL] as Facts['protocol'],
       plane: r[o + PLANE] as Facts['plane'],
       operation: r[o + OPERATION] as Facts['operation'],
       method: r[o + METHOD] as Facts['method'],
@@ -201,6 +208,7 @@ export class RequestJournal {
       items: (r[o + ITEMS] as Facts['items'] | null) ?? itemsFrom(n[p + ITEMS_FROM]!, n[p + ITEMS_COUNT]!),
       page: r[o + PAGE] as Facts['page'],
       discontinuity: r[o + DISCONTINUITY] as Facts['discontinuity'],
+      ...(delivered >= 0 ? { delivered } : {}),
       dropped: (flags & DROPPED) !== 0,
       clientGone: (flags & CLIENT_GONE) !== 0,
       waitedMs: n[p + WAITED]!,

@@ -24,6 +24,7 @@ export function matcherOf(matcher: RequestMatcher): (entry: JournalEntry) => boo
   const until = matcher.until === undefined ? undefined : timeOf(matcher.until);
   const m = matcher;
   return (e) =>
+    (m.protocol === undefined || e.protocol === m.protocol) &&
     (m.plane === undefined || e.plane === m.plane) &&
     (m.operation === undefined || e.operation === m.operation) &&
     (m.method === undefined || e.method === m.method.toUpperCase()) &&

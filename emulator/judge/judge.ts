@@ -34,7 +34,7 @@ function countersOf(requests: readonly JournalEntry[]): ClientCounters {
     if (r.dropped) c.dropped++;
     if (r.clientGone) c.clientGone++;
     if (r.discontinuity !== null) c.discontinuities++;
-    c.itemsReceived += r.items.length;
+    c.itemsReceived += r.delivered ?? r.items.length;
   }
   return c;
 }
@@ -80,7 +80,7 @@ export function judgeClient(
       polls: s.polls.length,
       firstRequest: s.polls[0]!.id,
       lastRequest: s.polls.at(-1)!.id,
-      itemsReceived: s.polls.reduce((n, p) => n + p.items.length, 0),
+      itemsReceived: s.polls.reduce((n, p) => n + (p.delivered ?? p.items.length), 0),
       discontinuities: s.polls.filter((p) => p.discontinuity !== null).length,
     })),
     rules: results,

@@ -20,9 +20,12 @@ export interface Position {
 
 export const START: Position = { expected: null, alsoAccepted: null, basis: null, basisEntry: null };
 
-/** The position after one poll's answer (unchanged when it got none: error, drop, client gone). */
+/**
+ * The position after one poll's answer (unchanged when it got none: error, drop, client gone).
+ * A gRPC stream that ended with an error still delivered what it delivered before it.
+ */
 export function advance(position: Position, poll: JournalEntry): Position {
-  if (poll.status !== 200) return position;
+  if (poll.status !== 200 && poll.items.length === 0 && poll.discontinuity === null) return position;
   const last = poll.items.at(-1);
   if (last !== undefined && poll.page !== null) {
     return {

@@ -613,7 +613,8 @@ export interface components {
         /**
          * @description A fault rule: which requests it matches, what it does to them, how often.
          *     Matching: `operation` (default any), `cache`, `topic` or `topicPrefix`, `tokenId`
-         *     (the id of a token the emulator signed). Effect: `status` (with `code`, `message`,
+         *     (the id of a token the emulator signed), `protocol` (default both: `http` for the HTTP
+         *     API, `grpc` for the provider's SDKs). Effect: `status` (with `code`, `message`,
          *     `retryAfterSeconds`), `drop` (the connection is destroyed without an answer), and/or
          *     `delayMs` (real time, before the effect or before normal handling). How often: `skip`
          *     matching requests first, then each with `probability` (replayable with `seed`), at most
@@ -625,6 +626,8 @@ export interface components {
          */
         FaultRuleInput: {
             operation?: components["schemas"]["Operation"];
+            /** @enum {unknown} */
+            protocol?: "http" | "grpc";
             cache?: components["schemas"]["ResourceName"];
             topic?: components["schemas"]["ResourceName"];
             topicPrefix?: string;
@@ -998,6 +1001,11 @@ export interface components {
         };
         /** @description One answered request (emulator/exchange.ts). Never a credential. */
         JournalEntry: {
+            /**
+             * @description `http`: a request of the HTTP API or the control plane. `grpc`: a call of the provider's gRPC service (x-emulator-grpc), journalled once it has ended: a Publish, or a Subscribe stream as one entry (its `path` the gRPC method, `durationMs` how long the stream was open, `status` the HTTP status of the same answer: 200 when it ended without an error).
+             * @enum {unknown}
+             */
+            protocol: "http" | "grpc";
             /** @description Increasing from 1 for the emulator's life. With a Redis store, unique across the replicas and increasing within one replica's entries (x-emulator-gathered-reads). */
             id: number;
             /** @description With a Redis store, the replica that answered the request (`r<ordinal>`). */
@@ -1031,7 +1039,7 @@ export interface components {
             retryAfterSeconds: number | null;
             /** @description The fault rule, chaos or limit that decided the answer, when known. */
             decidedBy: components["schemas"]["DecidedBy"] | null;
-            /** @description The sequence numbers a subscribe delivered, in order. */
+            /** @description The sequence numbers a subscribe delivered, in order. For a gRPC stream, those since its last discontinuity (`delivered` counts them all). */
             items: number[];
             page: number | null;
             discontinuity: {
@@ -1039,7 +1047,10 @@ export interface components {
                 newTopicSequence: number;
                 newSequencePage: number;
             } | null;
+            /** @description A gRPC stream's items in all, across its discontinuities; absent for HTTP requests. */
+            delivered?: number;
             dropped: boolean;
+            /** @description The client went away before the answer left (for a gRPC stream, it cancelled the stream). */
             clientGone: boolean;
             waitedMs: number;
         };
@@ -1051,6 +1062,9 @@ export interface components {
         } | {
             /** @constant */
             kind: "chaos";
+        } | {
+            /** @constant */
+            kind: "metadata";
         } | {
             /** @constant */
             kind: "limit";
@@ -1069,6 +1083,8 @@ export interface components {
         RequestStatus: number | null;
         /** @description Every member is optional; a request matches when it matches every member given. */
         RequestMatcher: {
+            /** @enum {unknown} */
+            protocol?: "http" | "grpc";
             /** @enum {unknown} */
             plane?: "service" | "control";
             operation?: string;
@@ -1880,6 +1896,7 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
+                protocol?: "http" | "grpc";
                 plane?: "service" | "control";
                 /** @description An operationId (publish, subscribe, reset, addFault, ...). */
                 operation?: string;

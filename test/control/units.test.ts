@@ -74,12 +74,15 @@ describe('FaultRule', () => {
       { operation: 'publish', cache: 'c', topicPrefix: 'a-', tokenId: 'x', skip: 1, count: 2, status: 500 },
       0,
     );
-    const facts = { operation: 'publish' as const, cache: 'c', topic: 'a-1', tokenId: 'x' };
+    const facts = { operation: 'publish' as const, protocol: 'http' as const, cache: 'c', topic: 'a-1', tokenId: 'x' };
     expect(rule.matches(facts)).toBe(true);
+    expect(rule.matches({ ...facts, protocol: 'grpc' })).toBe(true);
     expect(rule.matches({ ...facts, operation: 'subscribe' })).toBe(false);
     expect(rule.matches({ ...facts, cache: 'd' })).toBe(false);
     expect(rule.matches({ ...facts, topic: 'b-1' })).toBe(false);
     expect(rule.matches({ ...facts, tokenId: undefined })).toBe(false);
+    const grpcOnly = new FaultRule('f2', { protocol: 'grpc', status: 500 }, 0);
+    expect([grpcOnly.matches({ ...facts, protocol: 'grpc' }), grpcOnly.matches(facts)]).toEqual([true, false]);
     expect([rule.consider(), rule.consider(), rule.consider(), rule.consider()]).toEqual([false, true, true, false]);
     expect(rule.usedUp).toBe(true);
     expect(rule.view()).toMatchObject({ matched: 3, fired: 2, remaining: 0 });

@@ -24,6 +24,10 @@ describe("the dashboard's reading of the request journal", () => {
     expect(requestList.entries.filter((e) => entryMatches(e, 'FAULT f1', false))).toEqual([throttledPoll]);
     expect(requestList.entries.filter((e) => entryMatches(e, 'key:#', false)).map((e) => e.id)).toEqual([2]);
     expect(requestList.entries.filter((e) => entryMatches(e, '', true))).toEqual([throttledPoll]);
+    expect([
+      entryMatches({ ...retriedAtOnce, protocol: 'grpc' }, 'grpc', false),
+      entryMatches(retriedAtOnce, 'grpc', false),
+    ]).toEqual([true, false]);
     expect(isFailure({ ...retriedAtOnce, status: null, clientGone: true })).toBe(true);
   });
 

@@ -25,8 +25,8 @@ describe('the waiting registry', () => {
     expect(emulator.context.waiting.size).toBe(2);
     expect(waiting.map((w) => [w.facts, w.cursor.sequenceNumber])).toEqual(
       expect.arrayContaining([
-        [{ operation: 'subscribe', cache: CACHE, topic: 't', tokenId: undefined }, 3],
-        [{ operation: 'subscribe', cache: CACHE, topic: 'u', tokenId: undefined }, 1],
+        [{ operation: 'subscribe', protocol: 'http', cache: CACHE, topic: 't', tokenId: undefined }, 3],
+        [{ operation: 'subscribe', protocol: 'http', cache: CACHE, topic: 'u', tokenId: undefined }, 1],
       ]),
     );
     expect(waiting.every((w) => w.since <= emulator.context.clock.now())).toBe(true);

@@ -13,6 +13,7 @@ let nextId = 0;
 /** The facts of a successful subscribe to c/t by `token:a` at 0, with the overrides. */
 export function facts(overrides: Partial<ExchangeFacts> = {}): ExchangeFacts {
   return {
+    protocol: 'http',
     plane: 'service',
     operation: 'subscribe',
     method: 'GET',

@@ -59,6 +59,18 @@ describe('resume.next-cursor', () => {
   });
 });
 
+describe('gRPC streams', () => {
+  const check = rule('resume.next-cursor');
+  const stream = (at: number, cursor: [number, number], items: number[], more = {}) =>
+    poll(at, cursor, items, { protocol: 'grpc', durationMs: 5000, delivered: items.length, ...more });
+  it('takes a stream that ended with an error after items as having delivered them: resume at last + 1', () => {
+    const broken = stream(0, [1, PAGE], [1, 2, 3], { status: 503, code: 'service_unavailable' });
+    expect(violations(check, [broken, stream(5200, [4, PAGE], [4])]).found).toEqual([]);
+    const again = stream(5300, [2, PAGE], [2]);
+    expect(violations(check, [broken, again]).found).toEqual([[broken.id, again.id]]);
+  });
+});
+
 describe('resume.after-discontinuity', () => {
   const check = rule('resume.after-discontinuity');
   it('passes when the poll continues on the new page after the items that followed the discontinuity', () => {
