@@ -3,7 +3,7 @@ import { buildApp } from './http/app.js';
 import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
-import type { GrpcDoor } from './grpc/server.js';
+import type { GrpcControls, GrpcDoor } from './grpc/server.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
@@ -78,12 +78,17 @@ export interface RunningEmulator extends EmulatorControlApi {
  * (grpc/lazy-listener.ts). Its streams end after a reset or a loaded snapshot (their topics are
  * gone), as a waiting long-poll is answered then; the SDKs resubscribe.
  */
-async function startGrpc(context: EmulatorContext, host: string, port: number): Promise<GrpcListener> {
+async function startGrpc(
+  context: EmulatorContext,
+  controls: GrpcControls,
+  host: string,
+  port: number,
+): Promise<GrpcListener> {
   const { listenLazily } = await import('./grpc/lazy-listener.js');
   let door: GrpcDoor | undefined;
   let opening: Promise<GrpcDoor> | undefined;
   const listener = await listenLazily(host, port, async () => {
-    opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context));
+    opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
     door = await opening;
     return door.port;
   });
@@ -141,7 +146,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
   let grpc: GrpcListener | undefined;
   try {
-    if (settings.grpcPort !== undefined) grpc = await startGrpc(context, settings.host, settings.grpcPort);
+    if (settings.grpcPort !== undefined) grpc = await startGrpc(context, controls, settings.host, settings.grpcPort);
   } catch (error) {
     await context.store.release();
     await app.close();

@@ -27,7 +27,8 @@ export interface CallRecord {
   end(outcome: { error?: unknown; clientGone?: boolean }): void;
 }
 
-const NOOP: CallRecord = {
+/** A record that keeps nothing: while nobody listens, and for calls that are not journalled. */
+export const NO_RECORD: CallRecord = {
   client() {},
   refused() {},
   decided() {},
@@ -65,7 +66,7 @@ export function callRecorder(events: EmulatorEvents, clock: Clock, digest: Clien
 
   return {
     open(call) {
-      if (!events.listens('request')) return NOOP;
+      if (!events.listens('request')) return NO_RECORD;
       const opened = performance.now();
       const facts: ExchangeFacts = {
         protocol: 'grpc',

@@ -11,7 +11,10 @@ import type { SubscribeCursor } from '../exchange.js';
 import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
 import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-local.js';
-import { callRecorder, type CallRecord } from './calls.js';
+import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
+import { EMPTY_READ } from '../topics/subscriber.js';
+import { adminServices } from './admin-services.js';
+import { callRecorder, NO_RECORD, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import { TopicSubscription, type SubscriptionSink } from './subscription.js';
 
@@ -44,8 +47,13 @@ function nameOf(what: string, value: string): string {
   return value;
 }
 
+/** What the door needs of the control plane: minting tokens for the SDK's AuthClient. */
+export interface GrpcControls {
+  issueToken(request: TokenRequest): Promise<IssuedToken>;
+}
+
 /** The gRPC server on an internal loopback port (lazy-listener.ts passes the public port's connections to it). */
-export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor> {
+export async function startGrpcDoor(context: EmulatorContext, controls: GrpcControls): Promise<GrpcDoor> {
   const grpc = require('@grpc/grpc-js') as typeof Grpc;
   const { pubsub } = (
     require('@gomomento/generated-types/dist/cachepubsub.js') as typeof PubsubTypes & {
@@ -56,7 +64,7 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
     common: { _Empty: new () => unknown };
   };
   const { auth, store, faults, limits, settings, clock } = context;
-  const streams = new Set<{ end(): void }>();
+  const streams = new Set<{ cache: string; end(): void }>();
 
   const recorder = callRecorder(context.events, clock, auth);
   const metadataFaults = new MomentoLocalFaults();
@@ -75,8 +83,8 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
       credentialPresent: credentialOf(call.metadata) !== '',
     });
 
-  const principalOf = async (metadata: Grpc.Metadata, record: CallRecord): Promise<Principal> => {
-    const credential = credentialOf(metadata);
+  const principalOf = async (metadata: Grpc.Metadata, record: CallRecord, inBody = ''): Promise<Principal> => {
+    const credential = credentialOf(metadata) || inBody;
     if (credential === '') {
       record.client('', ANONYMOUS);
       return ANONYMOUS;
@@ -175,6 +183,7 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
         end.emit('close');
       };
       const stream = {
+        cache: request.cache_name,
         end: () => {
           finish();
           call.end();
@@ -259,6 +268,32 @@ export async function startGrpcDoor(context: EmulatorContext): Promise<GrpcDoor>
 
   const server = new grpc.Server();
   server.addService(pubsub.UnimplementedPubsubService.definition, implementation);
+  for (const service of adminServices({
+    principalOf: (metadata, inBody) => principalOf(metadata, NO_RECORD, inBody),
+    issueToken: (request) => controls.issueToken(request),
+    cacheNames: () => store.cacheNames(),
+    createCache: (cache) => {
+      if (!store.createCache)
+        throw new EmulatorError(
+          'invalid_request',
+          'With a Redis store, every replica is given its caches at start (--cache).',
+        );
+      return store.createCache(cache);
+    },
+    deleteCache: (cache) => {
+      if (!store.deleteCache)
+        throw new EmulatorError(
+          'invalid_request',
+          'With a Redis store, every replica is given its caches at start (--cache).',
+        );
+      if (!store.hasCache(cache)) return false;
+      for (const waiting of [...context.waiting]) if (waiting.facts.cache === cache) waiting.answer(EMPTY_READ);
+      for (const stream of [...streams]) if (stream.cache === cache) stream.end();
+      return store.deleteCache(cache);
+    },
+    serviceError,
+  }))
+    server.addService(service.definition, service.implementation);
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) =>
       error ? reject(error) : resolve(p),

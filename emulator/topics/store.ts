@@ -13,6 +13,13 @@ import type { ReplicaLink } from './replica-link.js';
 export interface TopicStore {
   hasCache(cache: string): boolean;
   cacheNames(): string[];
+  /**
+   * Creates a cache (false: it exists). Absent on a shared store, whose caches every replica is
+   * given at start.
+   */
+  createCache?(cache: string): boolean;
+  /** Deletes a cache and its topics (false: no such cache); its waiting subscribers are answered first, by their registry. */
+  deleteCache?(cache: string): boolean;
   /** The topic, created on first use (the cache must exist). */
   topic(cache: string, topic: string): Topic;
   find(cache: string, topic: string): Topic | undefined;
@@ -86,6 +93,17 @@ export class InMemoryTopicStore implements TopicStore {
 
   cacheNames(): string[] {
     return [...this.caches.keys()];
+  }
+
+  createCache(cache: string): boolean {
+    if (this.caches.has(cache)) return false;
+    this.caches.set(cache, new Map());
+    return true;
+  }
+
+  deleteCache(cache: string): boolean {
+    if (this.last?.cache === cache) this.last = undefined;
+    return this.caches.delete(cache);
   }
 
   topic(cache: string, name: string): Topic {

@@ -1,0 +1,192 @@
+import { createRequire } from 'node:module';
+import type * as Grpc from '@grpc/grpc-js';
+import type { token as TokenTypes } from '@gomomento/generated-types/dist/token.js';
+import type { permission_messages as PermissionTypes } from '@gomomento/generated-types/dist/permissionmessages.js';
+import type { Principal } from '../auth/authenticator.js';
+import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
+import { EmulatorError } from '../errors.js';
+import type { Permission as TokenPermission } from '../../openapi/generated/control-types.js';
+import type { GrpcCode } from './status.js';
+
+// The calls an SDK set-up makes besides Publish and Subscribe: `token.Token/GenerateDisposableToken`
+// (the SDK's AuthClient) mints the emulator's own tokens, and `control_client.ScsControl`'s
+// CreateCache, DeleteCache and ListCaches work on the emulator's caches. Every other method of
+// these services answers UNIMPLEMENTED naming it (grpc-js does the same for services not served).
+// Only a full-access credential may call them (an API key, or the empty one of forMomentoLocal),
+// as only an API key may against the live service.
+
+const require = createRequire(import.meta.url);
+
+/** What these services need of the emulator; the door hands it over. */
+export interface AdminDoor {
+  /** Who calls, from the call's credential, or the one in its body (refused: throws the 401). */
+  principalOf(metadata: Grpc.Metadata, inBody?: string): Promise<Principal>;
+  issueToken(request: TokenRequest): Promise<IssuedToken>;
+  cacheNames(): string[];
+  /** Creates a cache; false when it exists. Throws when the store cannot (a shared one). */
+  createCache(cache: string): boolean;
+  /** Deletes a cache, answering its waiting subscribers and ending its streams; false when there is none. */
+  deleteCache(cache: string): boolean;
+  /** The status to end a failed call with. */
+  serviceError(error: unknown): Partial<Grpc.StatusObject>;
+}
+
+export interface ServedService {
+  definition: Grpc.ServiceDefinition;
+  implementation: Grpc.UntypedServiceImplementation;
+}
+
+/** The most permissions a token carries (as the control plane's TokenRequest). */
+const MAX_PERMISSIONS = 100;
+
+/** The most caches the emulator holds: creating one more is refused. */
+export const MAX_CACHES = 1000;
+
+/** An error answered with a gRPC status other than its HTTP status's (ALREADY_EXISTS, UNIMPLEMENTED). */
+function withStatus(error: EmulatorError, grpcStatus: keyof typeof GrpcCode): EmulatorError {
+  return Object.assign(error, { grpcStatus });
+}
+
+const ROLES: Record<number, TokenPermission['role'] | undefined> = {
+  1: 'publishsubscribe', // TopicReadWrite
+  2: 'subscribeonly', // TopicReadOnly
+  3: 'publishonly', // TopicWriteOnly
+};
+
+/**
+ * The SDK's permissions as the emulator's: its topic permissions (role, cache, topic or topic
+ * prefix); a super user every topic of every cache. Cache and function permissions grant nothing
+ * here (the emulator serves topics only).
+ */
+export function topicPermissionsOf(permissions: PermissionTypes.Permissions | undefined): TokenPermission[] {
+  if (permissions === undefined) return [];
+  if (permissions.kind === 'super_user') return [{ role: 'publishsubscribe', cache: '*', topic: '*' }];
+  const out: TokenPermission[] = [];
+  for (const p of permissions.explicit?.permissions ?? []) {
+    if (p.kind !== 'topic_permissions') continue;
+    const t = p.topic_permissions;
+    const role = ROLES[t.role];
+    if (role === undefined) continue;
+    const cache = t.cache === 'cache_selector' ? t.cache_selector.cache_name : '*';
+    const selector = t.topic === 'topic_selector' ? t.topic_selector : undefined;
+    if (selector?.kind === 'topic_name_prefix') out.push({ role, cache, topicPrefix: selector.topic_name_prefix });
+    else out.push({ role, cache, topic: selector?.kind === 'topic_name' ? selector.topic_name : '*' });
+  }
+  return out;
+}
+
+function unimplemented(service: string, method: string) {
+  return (_call: unknown, callback: Grpc.sendUnaryData<unknown>) =>
+    callback({
+      code: 12,
+      details: `The emulator does not implement ${service}/${method}: it serves Topics (Publish, Subscribe), GenerateDisposableToken, and CreateCache, DeleteCache and ListCaches.`,
+    });
+}
+
+/**
+ * A unary handler: the caller must have full access; a throw becomes the call's status. The
+ * AuthClient sends its credential in the request's `auth_token`, not in the metadata.
+ */
+function unary<Request extends { auth_token?: string | undefined }>(
+  door: AdminDoor,
+  answer: (request: Request) => unknown,
+) {
+  return (call: Grpc.ServerUnaryCall<Request, unknown>, callback: Grpc.sendUnaryData<unknown>) => {
+    (async () => {
+      const principal = await door.principalOf(call.metadata, call.request.auth_token);
+      if (principal.kind !== 'apiKey')
+        throw new EmulatorError(
+          'permission_denied',
+          'Only an API key (or forMomentoLocal) may call this: not a token.',
+        );
+      callback(null, await answer(call.request));
+    })().catch((error: unknown) => callback(door.serviceError(error)));
+  };
+}
+
+export function adminServices(door: AdminDoor): ServedService[] {
+  const { token } = require('@gomomento/generated-types/dist/token.js') as { token: typeof TokenTypes };
+  const { control_client: control } = require('@gomomento/generated-types/dist/controlclient.js') as {
+    control_client: typeof import('@gomomento/generated-types/dist/controlclient.js').control_client;
+  };
+
+  const tokenService: ServedService = {
+    definition: token.UnimplementedTokenService.definition,
+    implementation: {
+      GenerateDisposableToken: unary<TokenTypes._GenerateDisposableTokenRequest>(door, async (request) => {
+        const permissions = topicPermissionsOf(request.has_permissions ? request.permissions : undefined);
+        if (permissions.length === 0)
+          throw new EmulatorError(
+            'invalid_request',
+            'The token would grant no topic permission (the emulator serves topics only).',
+          );
+        if (permissions.length > MAX_PERMISSIONS)
+          throw new EmulatorError('invalid_request', `A token may carry at most ${MAX_PERMISSIONS} permissions.`);
+        for (const p of permissions)
+          for (const name of [p.cache, p.topic ?? '', p.topicPrefix ?? ''])
+            if (name.length > 255)
+              throw new EmulatorError(
+                'invalid_parameter',
+                'Invalid request: a cache or topic name in a permission is longer than 255 characters.',
+              );
+        const tokenRequest: TokenRequest = {
+          permissions,
+          ttlSeconds: request.expires?.valid_for_seconds ?? 0,
+          ...(request.token_id !== '' ? { tokenId: request.token_id } : {}),
+        };
+        let issued: IssuedToken;
+        try {
+          issued = await door.issueToken(tokenRequest);
+        } catch (error) {
+          if (error instanceof RangeError) throw new EmulatorError('invalid_request', error.message);
+          throw error;
+        }
+        const { api_key, endpoint } = JSON.parse(Buffer.from(issued.token, 'base64').toString('utf8')) as {
+          api_key: string;
+          endpoint: string;
+        };
+        return new token._GenerateDisposableTokenResponse({
+          api_key,
+          endpoint,
+          valid_until: Math.floor(Date.parse(issued.expiresAt) / 1000),
+        });
+      }),
+    },
+  };
+
+  const served = ['CreateCache', 'DeleteCache', 'ListCaches'];
+  const definition = control.UnimplementedScsControlService.definition as unknown as Grpc.ServiceDefinition;
+  const controlImplementation: Grpc.UntypedServiceImplementation = Object.fromEntries(
+    Object.keys(definition)
+      .filter((method) => !served.includes(method))
+      .map((method) => [method, unimplemented('control_client.ScsControl', method)]),
+  );
+  Object.assign(controlImplementation, {
+    CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, ({ cache_name }) => {
+      if (cache_name === '' || cache_name.length > 255)
+        throw new EmulatorError('invalid_parameter', 'Invalid request: cache_name must be 1 to 255 characters.');
+      if (!door.cacheNames().includes(cache_name) && door.cacheNames().length >= MAX_CACHES)
+        throw new EmulatorError('limit_exceeded', `The emulator holds at most ${MAX_CACHES} caches.`);
+      if (!door.createCache(cache_name))
+        throw withStatus(
+          new EmulatorError('invalid_request', `The cache '${cache_name}' already exists.`),
+          'ALREADY_EXISTS',
+        );
+      return new control._CreateCacheResponse();
+    }),
+    DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, ({ cache_name }) => {
+      if (!door.deleteCache(cache_name))
+        throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
+      return new control._DeleteCacheResponse();
+    }),
+    ListCaches: unary<{ auth_token?: string }>(
+      door,
+      () =>
+        new control._ListCachesResponse({
+          cache: door.cacheNames().map((cache_name) => new control._Cache({ cache_name })),
+          next_token: '',
+        }),
+    ),
+  });
+  return [tokenService, { definition, implementation: controlImplementation }];
+}

@@ -1,0 +1,117 @@
+import {
+  AuthClient,
+  CacheClient,
+  Configurations,
+  CreateCache,
+  CredentialProvider,
+  DeleteCache,
+  DisposableTokenScopes,
+  ExpiresIn,
+  GenerateDisposableToken,
+  ListCaches,
+  MomentoErrorCode,
+  TopicClient,
+  TopicConfigurations,
+  TopicPublish,
+  type CacheFlush,
+} from '@gomomento/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+
+// What an SDK set-up calls besides Publish and Subscribe: the AuthClient mints the emulator's
+// tokens (GenerateDisposableToken), the CacheClient creates, lists and deletes caches; any other
+// method answers UNIMPLEMENTED naming it.
+
+let emulator: RunningEmulator;
+let local: ReturnType<typeof CredentialProvider.forMomentoLocal>;
+let caches: CacheClient;
+let topics: TopicClient;
+
+/** A credential of one of the emulator's tokens, with the emulator as every endpoint. */
+function withToken(token: string) {
+  const at = emulator.grpcEndpoint!;
+  return CredentialProvider.fromString({
+    apiKey: token,
+    endpointOverrides: { cacheEndpoint: at, controlEndpoint: at, tokenEndpoint: at, secureConnection: false },
+  });
+}
+
+const topicClient = (credentialProvider = local) =>
+  new TopicClient({ configuration: TopicConfigurations.Default.latest(), credentialProvider });
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent', grpcPort: 0 });
+  const [hostname, port] = emulator.grpcEndpoint!.split(':');
+  local = CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) });
+  caches = new CacheClient({
+    configuration: Configurations.Laptop.v1(),
+    credentialProvider: local,
+    defaultTtlSeconds: 60,
+  });
+  topics = topicClient();
+});
+afterAll(async () => {
+  caches?.close();
+  await emulator?.close();
+});
+
+describe("the SDK's AuthClient", () => {
+  it('mints a disposable token the emulator honours: its topic, its id, its expiry', async () => {
+    const auth = new AuthClient({ credentialProvider: local });
+    const minted = await auth.generateDisposableToken(
+      DisposableTokenScopes.topicPublishSubscribe('default-cache', 'minted-topic'),
+      ExpiresIn.minutes(30),
+      { tokenId: 'sdk-minted' },
+    );
+    expect(minted).toBeInstanceOf(GenerateDisposableToken.Success);
+    const success = minted as GenerateDisposableToken.Success;
+    expect(success.expiresAt.epoch() - Math.floor(Date.now() / 1000)).toBeGreaterThan(29 * 60);
+    const scoped = topicClient(withToken(success.authToken));
+    expect(await scoped.publish('default-cache', 'minted-topic', 'mine')).toBeInstanceOf(TopicPublish.Success);
+    const elsewhere = await scoped.publish('default-cache', 'another-topic', 'not mine');
+    expect((elsewhere as TopicPublish.Error).errorCode()).toBe(MomentoErrorCode.PERMISSION_ERROR);
+    const [entry] = (await emulator.requests({ protocol: 'grpc', topic: 'minted-topic' })).entries;
+    expect(entry).toMatchObject({ client: 'token:sdk-minted', status: 200 });
+  });
+
+  it('refuses a token the emulator signed as the caller (only an API key mints), and a scope with no topic', async () => {
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: '*', topic: '*' }],
+    });
+    const byToken = await new AuthClient({ credentialProvider: withToken(token) }).generateDisposableToken(
+      DisposableTokenScopes.topicPublishSubscribe('default-cache', 't'),
+      ExpiresIn.minutes(5),
+    );
+    expect((byToken as GenerateDisposableToken.Error).errorCode()).toBe(MomentoErrorCode.PERMISSION_ERROR);
+    const cacheOnly = await new AuthClient({ credentialProvider: local }).generateDisposableToken(
+      DisposableTokenScopes.cacheReadWrite('default-cache'),
+      ExpiresIn.minutes(5),
+    );
+    expect(cacheOnly).toBeInstanceOf(GenerateDisposableToken.Error);
+    expect((cacheOnly as GenerateDisposableToken.Error).message()).toMatch(/no topic permission/);
+  });
+});
+
+describe("the SDK's CacheClient", () => {
+  it('creates a cache topics can use, says when it exists, lists it, and deletes it', async () => {
+    expect(await caches.createCache('sdk-made')).toBeInstanceOf(CreateCache.Success);
+    expect(await caches.createCache('sdk-made')).toBeInstanceOf(CreateCache.AlreadyExists);
+    expect(await caches.createCache('default-cache')).toBeInstanceOf(CreateCache.AlreadyExists);
+    const listed = (await caches.listCaches()) as ListCaches.Success;
+    expect(listed.getCaches().map((c) => c.getName())).toEqual(['default-cache', 'sdk-made']);
+    expect(await topics.publish('sdk-made', 't', 'in a new cache')).toBeInstanceOf(TopicPublish.Success);
+    expect(emulator.state().topics.some((t) => t.cache === 'sdk-made')).toBe(true);
+
+    expect(await caches.deleteCache('sdk-made')).toBeInstanceOf(DeleteCache.Success);
+    const gone = await topics.publish('sdk-made', 't', 'too late');
+    expect((gone as TopicPublish.Error).errorCode()).toBe(MomentoErrorCode.NOT_FOUND_ERROR);
+    const again = await caches.deleteCache('sdk-made');
+    expect((again as DeleteCache.Error).errorCode()).toBe(MomentoErrorCode.NOT_FOUND_ERROR);
+  });
+
+  it('answers the methods it does not serve with UNIMPLEMENTED naming them', async () => {
+    const flushed = (await caches.flushCache('default-cache')) as CacheFlush.Error;
+    expect(flushed.errorCode()).toBe(MomentoErrorCode.BAD_REQUEST_ERROR);
+    expect(flushed.message()).toMatch(/does not implement control_client\.ScsControl\/FlushCache/);
+  });
+});
