@@ -10,7 +10,27 @@ export interface TopicsEmulatorHandle {
   readonly emulator: RunningEmulator;
   readonly url: string;
   readonly apiKey: string;
+  /**
+   * The gRPC door for the provider's SDKs, as `CredentialProvider.forMomentoLocal` takes it:
+   * `forMomentoLocal(topics.grpc)`. Undefined when started with `grpcPort: undefined`.
+   */
+  readonly grpc: GrpcEndpoint | undefined;
 }
+
+/** Where the provider's SDKs reach the emulator: the argument of `CredentialProvider.forMomentoLocal`. */
+export interface GrpcEndpoint {
+  hostname: string;
+  port: number;
+}
+
+function grpcOf(emulator: RunningEmulator): GrpcEndpoint | undefined {
+  if (emulator.grpcEndpoint === undefined) return undefined;
+  const at = emulator.grpcEndpoint.lastIndexOf(':');
+  return { hostname: emulator.grpcEndpoint.slice(0, at), port: Number(emulator.grpcEndpoint.slice(at + 1)) };
+}
+
+/** The fixtures open the gRPC door on a free port (it costs nothing until an SDK connects). */
+const FIXTURE_DEFAULTS: Partial<EmulatorSettings> = { port: 0, logLevel: 'silent', grpcPort: 0 };
 
 /**
  * Starts an emulator before the file's tests, resets it before each test (topics, faults,
@@ -23,7 +43,7 @@ export function useTopicsEmulator(options: Partial<EmulatorSettings> = {}): Topi
     return running;
   };
   beforeAll(async () => {
-    running = await startEmulator({ port: 0, logLevel: 'silent', ...options });
+    running = await startEmulator({ ...FIXTURE_DEFAULTS, ...options });
   });
   beforeEach(() => {
     current().reset();
@@ -41,6 +61,9 @@ export function useTopicsEmulator(options: Partial<EmulatorSettings> = {}): Topi
     get apiKey() {
       return current().apiKey;
     },
+    get grpc() {
+      return grpcOf(current());
+    },
   };
 }
 
@@ -48,6 +71,8 @@ export function useTopicsEmulator(options: Partial<EmulatorSettings> = {}): Topi
 export interface ProvidedTopicsEmulator {
   url: string;
   apiKey: string;
+  /** `forMomentoLocal(inject('topicsEmulator').grpc)`; absent when started with `grpcPort: undefined`. */
+  grpc?: GrpcEndpoint;
 }
 
 interface ProvidingProject {
@@ -60,8 +85,9 @@ interface ProvidingProject {
  */
 export function topicsEmulatorGlobalSetup(options: Partial<EmulatorSettings> = {}) {
   return async (project: ProvidingProject) => {
-    const emulator = await startEmulator({ port: 0, logLevel: 'silent', ...options });
-    project.provide('topicsEmulator', { url: emulator.url, apiKey: emulator.apiKey });
+    const emulator = await startEmulator({ ...FIXTURE_DEFAULTS, ...options });
+    const grpc = grpcOf(emulator);
+    project.provide('topicsEmulator', { url: emulator.url, apiKey: emulator.apiKey, ...(grpc ? { grpc } : {}) });
     return () => emulator.close();
   };
 }

@@ -23,6 +23,17 @@ describe('useTopicsEmulator', () => {
     expect(topics.emulator.context.store.snapshot()).toHaveLength(1);
   });
 
+  it('hands out the gRPC door as forMomentoLocal takes it: the SDK publishes there', async () => {
+    const { CredentialProvider, TopicClient, TopicConfigurations, TopicPublish } = await import('@gomomento/sdk');
+    expect(topics.grpc).toEqual({ hostname: '127.0.0.1', port: expect.any(Number) });
+    const sdk = new TopicClient({
+      configuration: TopicConfigurations.Default.latest(),
+      credentialProvider: CredentialProvider.forMomentoLocal(topics.grpc!),
+    });
+    expect(await sdk.publish('orders', 'from-sdk', 'hello')).toBeInstanceOf(TopicPublish.Success);
+    expect(topics.emulator.state().topics.map((t) => t.topic)).toContain('from-sdk');
+  });
+
   it('resets before each test: no topics, no faults from the test before', async () => {
     expect(topics.emulator.context.store.snapshot()).toEqual([]);
     expect((await publish('second')).status).toBe(204);
@@ -41,6 +52,7 @@ describe('topicsEmulatorGlobalSetup and resetTopicsEmulator', () => {
     });
     try {
       const url = provided!.url;
+      expect(provided!.grpc?.port).toBeGreaterThan(0);
       const headers = { authorization: provided!.apiKey, 'content-type': 'text/plain' };
       expect((await fetch(`${url}/topics/shared/t`, { method: 'POST', headers, body: 'x' })).status).toBe(204);
       await resetTopicsEmulator(url);
