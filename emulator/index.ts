@@ -179,7 +179,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all(answered.map((s) => s.flushed())),
+        Promise.all(answered.map((s) => s.flushed?.() ?? Promise.resolve())),
         new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
       ]);
       clearTimeout(bound);

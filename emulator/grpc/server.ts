@@ -14,6 +14,8 @@ import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-loc
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
 import { EMPTY_READ } from '../topics/subscriber.js';
 import { adminServices } from './admin-services.js';
+import { clientIdentity } from '../http/exchanges.js';
+import type { WaitingEntry } from '../http/waiting.js';
 import { callRecorder, NO_RECORD, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import { TopicSubscription, type SubscriptionSink } from './subscription.js';
@@ -34,6 +36,13 @@ export interface GrpcDoor {
   /** Ends every subscription stream (the SDKs resubscribe) and forgets momento-local's counts: after a reset or a loaded snapshot. */
   reset(): void;
   close(): Promise<void>;
+}
+
+/** What admission decided of a call: its facts, who called, and momento-local's stream error if any. */
+interface Admitted {
+  facts: RequestFacts;
+  client: string;
+  streamError?: MetadataDecision['streamError'];
 }
 
 /** An empty credential is what `CredentialProvider.forMomentoLocal()` sends: full access, as momento-local gives. */
@@ -111,7 +120,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     topic: string,
     end: EventEmitter,
     record: CallRecord,
-  ): Promise<MetadataDecision['streamError']> => {
+  ): Promise<Admitted> => {
     const asked = metadataFaults.decide((key) => textOf(metadata, key), operation);
     if (asked.effect) await applyEffect(asked.effect, record);
     const principal = await principalOf(metadata, record);
@@ -132,7 +141,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       const effect = await limits.admit(facts, end);
       if (effect) await applyEffect(effect, record);
     }
-    return asked.streamError;
+    const client = clientIdentity(credentialOf(metadata), principal, auth);
+    return { facts, client, ...(asked.streamError ? { streamError: asked.streamError } : {}) };
   };
 
   const serviceError = (error: unknown): Partial<Grpc.StatusObject> => {
@@ -176,9 +186,11 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         sequencePage: request.sequence_page,
       });
       let subscription: TopicSubscription | undefined;
+      const cleanups: (() => void)[] = [];
       const finish = (outcome: { error?: unknown; clientGone?: boolean } = {}) => {
         subscription?.end();
-        streams.delete(stream);
+        if (!streams.delete(stream)) return;
+        for (const cleanup of cleanups.splice(0)) cleanup();
         record.end(outcome);
         end.emit('close');
       };
@@ -202,7 +214,15 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       (async () => {
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        const streamError = await admit('subscribe', 'subscribe', call.metadata, cache, topic, end, record);
+        const { facts, client, streamError } = await admit(
+          'subscribe',
+          'subscribe',
+          call.metadata,
+          cache,
+          topic,
+          end,
+          record,
+        );
         if (call.cancelled || !streams.has(stream)) return;
         // momento-local's stream-error: the stream fails once it has sent this many messages.
         let sent = 0;
@@ -261,6 +281,30 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           settings.grpcHeartbeatMs,
           () => clock.now(),
         );
+        // An open stream counts as a waiting subscriber for its whole life: the dashboard and the
+        // limits see it, "while waiting" fault rules end it, a reset or a deleted cache ends it.
+        const opened = clock.now();
+        const open = subscription;
+        const entry: WaitingEntry = {
+          topic: store.topic(cache, topic),
+          facts,
+          client,
+          since: opened,
+          get cursor() {
+            return open.cursor;
+          },
+          answer: () => stream.end(),
+          interrupt: (effect) => {
+            if (!streams.has(stream)) return false;
+            record.decided(effect);
+            fail(effect.error ?? new EmulatorError('service_unavailable', 'The connection was dropped (a fault).'));
+            return true;
+          },
+          onEnd: (cleanup) => cleanups.push(cleanup),
+        };
+        context.waiting.enter(entry);
+        cleanups.push(() => context.waiting.forget(entry));
+        if (faults.active) faults.waitingStarted(entry);
         subscription.start();
       })().catch(fail);
     },

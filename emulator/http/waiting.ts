@@ -22,7 +22,21 @@ export interface WaitingAnswers {
   effect(request: FastifyRequest, reply: FastifyReply, effect: Effect): void;
 }
 
-export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
+/**
+ * What the registry holds: a waiting subscribe request (WaitingSubscribe, below), or an open gRPC
+ * subscription stream (grpc/server.ts), which counts as waiting for its whole life.
+ */
+export interface WaitingEntry extends WaitingRequest {
+  readonly topic: Topic;
+  /** Who waits, named as the exchanges' `client` (never the credential). */
+  readonly client: string | null;
+  /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends. */
+  answer(read: ReadAnswer): void;
+  /** Resolves once its answer has left (shutdown waits on it, bounded); absent: nothing to wait for. */
+  flushed?(): Promise<void>;
+}
+
+export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
   timer: ClockTimer | undefined;
   private settled = false;
   private cleanups: (() => void)[] | undefined;
@@ -116,7 +130,7 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingRequest {
 // Every waiting subscribe request: the one count of them (the --max-waiting-subscribers check,
 // the concurrent-subscriptions limit, the state), read-only for everyone but the subscribe path.
 export class WaitingSubscribes implements WaitingRequests {
-  private readonly entries = new Set<WaitingSubscribe>();
+  private readonly entries = new Set<WaitingEntry>();
   /** Per connection, its subscribes that wait queued behind an earlier answer (pipelined). */
   private readonly queued = new WeakMap<Socket, { waiting: Set<WaitingSubscribe>; closed: () => void }>();
 
@@ -134,11 +148,17 @@ export class WaitingSubscribes implements WaitingRequests {
   }
 
   has(request: WaitingRequest): boolean {
-    return this.entries.has(request as WaitingSubscribe);
+    return this.entries.has(request as WaitingEntry);
   }
 
-  [Symbol.iterator](): IterableIterator<WaitingSubscribe> {
+  [Symbol.iterator](): IterableIterator<WaitingEntry> {
     return this.entries.values();
+  }
+
+  /** Holds an entry that waits in its own way (a gRPC stream) until `forget`. */
+  enter(entry: WaitingEntry): void {
+    this.entries.add(entry);
+    this.told(entry.topic);
   }
 
   /** Parks a subscribe on its topic until a publish, its timeout, a fault, a reset or shutdown answers it. */
@@ -187,13 +207,13 @@ export class WaitingSubscribes implements WaitingRequests {
   }
 
   /** Answers every waiting request with no items (reset, shutdown); returns them. */
-  answerAll(): WaitingSubscribe[] {
+  answerAll(): WaitingEntry[] {
     const all = [...this.entries];
     for (const waiting of all) waiting.answer(EMPTY_READ);
     return all;
   }
 
-  forget(waiting: WaitingSubscribe): void {
+  forget(waiting: WaitingEntry): void {
     if (this.entries.delete(waiting)) this.told(waiting.topic);
   }
 

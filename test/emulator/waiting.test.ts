@@ -1,3 +1,4 @@
+import type { WaitingSubscribe } from '../../emulator/http/waiting.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { CACHE, clientOf, publishMany, start, waitForWaiting } from '../control/helpers.js';
@@ -54,7 +55,7 @@ describe('the waiting registry', () => {
     expect((await client.control('PUT', '/limits', { enabled: true })).status).toBe(200);
     const pending = client.subscribe('t');
     await waitForWaiting(emulator, 1);
-    const [waiting] = [...emulator.context.waiting];
+    const [waiting] = [...emulator.context.waiting] as WaitingSubscribe[];
     // One for the connection guard (every request), one for the waiting subscribe.
     expect(waiting!.reply.raw.listenerCount('close')).toBe(2);
     await publishMany(emulator, 't', 1);

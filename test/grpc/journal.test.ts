@@ -1,12 +1,7 @@
-import {
-  CredentialProvider,
-  TopicClient,
-  TopicConfigurations,
-  TopicPublish,
-  type TopicSubscribe,
-} from '@gomomento/sdk';
+import { TopicClient, TopicPublish, type TopicSubscribe } from '@gomomento/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { sdkTopicClient, startGrpcEmulator } from './harness.js';
 
 // The journal, the client rules and the fault rules see the provider's SDK as they see HTTP
 // clients: each gRPC call is an entry with `protocol: grpc` (a Subscribe stream one entry, once it
@@ -16,12 +11,8 @@ let emulator: RunningEmulator;
 let sdk: TopicClient;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent', grpcPort: 0 });
-  const [hostname, port] = emulator.grpcEndpoint!.split(':');
-  sdk = new TopicClient({
-    configuration: TopicConfigurations.Default.latest(),
-    credentialProvider: CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }),
-  });
+  emulator = await startGrpcEmulator();
+  sdk = sdkTopicClient(emulator);
 });
 afterAll(async () => {
   await emulator?.close();

@@ -1,0 +1,76 @@
+import type { TopicClient, TopicSubscribe } from '@gomomento/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index.js';
+import { sdkTopicClient, startGrpcEmulator } from './harness.js';
+
+// An SDK's open subscription stream is a waiting subscriber like a long-poll: the state and the
+// dashboard list it, the account limits count it, and "while waiting" fault rules end it (the
+// SDK subscribes again); a rule for gRPC leaves HTTP long-polls alone.
+
+let emulator: RunningEmulator;
+let sdk: TopicClient;
+const subscriptions: TopicSubscribe.Subscription[] = [];
+
+beforeAll(async () => {
+  emulator = await startGrpcEmulator();
+  sdk = sdkTopicClient(emulator);
+});
+afterEach(() => {
+  for (const s of subscriptions.splice(0)) s.unsubscribe();
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+async function open(topic: string, counters = { lost: 0, items: 0 }) {
+  const subscription = (await sdk.subscribe('default-cache', topic, {
+    onItem: () => counters.items++,
+    onConnectionLost: () => counters.lost++,
+  })) as TopicSubscribe.Subscription;
+  subscriptions.push(subscription);
+  return counters;
+}
+
+const waitingOn = (topic: string) => emulator.state().waitingSubscribers.filter((w) => w.topic === topic);
+
+describe('gRPC streams as waiting subscribers', () => {
+  it('lists an open stream with its cursor and client until the SDK unsubscribes', async () => {
+    await open('waiting-listed');
+    await vi.waitFor(() => expect(waitingOn('waiting-listed')).toHaveLength(1), { timeout: 5000 });
+    expect(waitingOn('waiting-listed')[0]).toMatchObject({
+      cache: 'default-cache',
+      client: expect.stringMatching(/^key:#/),
+    });
+    subscriptions.pop()!.unsubscribe();
+    await vi.waitFor(() => expect(waitingOn('waiting-listed')).toEqual([]), { timeout: 5000 });
+  });
+
+  it('ends a stream with a "while waiting" rule for gRPC: the SDK subscribes again and goes on; HTTP long-polls are left alone', async () => {
+    const counters = await open('waiting-fault');
+    await vi.waitFor(() => expect(waitingOn('waiting-fault')).toHaveLength(1), { timeout: 5000 });
+    const poll = fetch(`${emulator.url}/topics/default-cache/waiting-fault`, {
+      headers: { authorization: emulator.apiKey },
+    });
+    await vi.waitFor(() => expect(waitingOn('waiting-fault')).toHaveLength(2), { timeout: 5000 });
+    const rule = emulator.addFault({
+      protocol: 'grpc',
+      operation: 'subscribe',
+      whileWaiting: true,
+      status: 503,
+      count: 1,
+    });
+    await vi.waitFor(() => expect(counters.lost).toBe(1), { timeout: 5000 });
+    const [ended] = (await emulator.requests({ protocol: 'grpc', topic: 'waiting-fault' })).entries;
+    expect(ended).toMatchObject({ status: 503, decidedBy: { kind: 'fault', ruleId: rule.id } });
+    // The SDK is back, and receives; the HTTP long-poll was never interrupted and gets the message too.
+    await vi.waitFor(() => expect(waitingOn('waiting-fault')).toHaveLength(2), { timeout: 5000 });
+    await vi.waitFor(
+      async () => {
+        await sdk.publish('default-cache', 'waiting-fault', 'after');
+        expect(counters.items).toBeGreaterThan(0);
+      },
+      { timeout: 5000, interval: 300 },
+    );
+    expect((await poll).status).toBe(200);
+  });
+});
