@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { conformance } from './figures/conformance.js';
 import { fanout } from './figures/fanout.js';
+import { grpc } from './figures/grpc.js';
 import { oursSpec, type BenchContext, type BenchOptions, type Figure, type Row } from './figures/figure.js';
 import { idle } from './figures/idle.js';
 import { journal } from './figures/journal.js';
@@ -37,6 +38,7 @@ const figures: Figure[] = [
   memoryLongRun,
   conformance,
   verdict,
+  grpc,
   redis,
 ];
 

@@ -3,6 +3,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startBFastify } from '../baselines/b-fastify.js';
+import { startBGrpc } from '../baselines/b-grpc.js';
 import { startBRef } from '../baselines/b-ref.js';
 import type { RunningServer } from '../baselines/running-server.js';
 import { announce, serveParent } from '../ipc.js';
@@ -20,6 +21,7 @@ const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
 interface Emulator {
   url: string;
   apiKey: string;
+  grpcEndpoint?: string;
   close(): Promise<void>;
 }
 interface EmulatorModule {
@@ -42,13 +44,22 @@ async function widenInliningBudget(): Promise<void> {
   widenInliningBudget((spec.settings?.['store'] as string | undefined) ?? 'memory');
 }
 
-async function start(): Promise<RunningServer & { apiKey: string }> {
+async function start(): Promise<RunningServer & { apiKey: string; grpcEndpoint?: string }> {
   if (spec.inliningBudget ?? spec.kind === 'ours') await widenInliningBudget();
+  if (spec.kind === 'b-grpc') {
+    const running = await startBGrpc();
+    return { url: '', apiKey: '', grpcEndpoint: running.grpcEndpoint, close: () => running.close() };
+  }
   if (spec.kind === 'b-fastify') return { ...(await startBFastify()), apiKey: '' };
   if (spec.kind === 'b-ref') return { ...(await startBRef()), apiKey: '' };
   if (spec.kind === 'layered') return { ...(await startLayered((spec.layers ?? []) as Layer[])), apiKey: '' };
   const running = await startEmulator();
-  return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
+  return {
+    url: running.url,
+    apiKey: running.apiKey,
+    ...(running.grpcEndpoint !== undefined ? { grpcEndpoint: running.grpcEndpoint } : {}),
+    close: () => running.close(),
+  };
 }
 
 // Requests in flight, counted from node's own HTTP diagnostics: a parked long-poll is a request
@@ -163,4 +174,4 @@ serveParent({
   },
 });
 
-announce('ready', { url: server.url, apiKey: server.apiKey });
+announce('ready', { url: server.url, apiKey: server.apiKey, grpcEndpoint: server.grpcEndpoint });

@@ -24,6 +24,8 @@ export class ServerProcess {
     readonly url: string,
     readonly apiKey: string,
     private readonly child: BenchChild,
+    /** host:port of its gRPC door, when it has one. */
+    readonly grpcEndpoint: string | undefined,
   ) {}
 
   static async start(spec: ServerSpec, options: { cpuProfileDir?: string } = {}): Promise<ServerProcess> {
@@ -31,8 +33,8 @@ export class ServerProcess {
     if (options.cpuProfileDir !== undefined) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
     const child = new BenchChild('servers/server-child', spec, { execArgv });
     try {
-      const ready = await child.next<{ url: string; apiKey: string }>('ready', 30_000);
-      return new ServerProcess(spec.kind, ready.url, ready.apiKey, child);
+      const ready = await child.next<{ url: string; apiKey: string; grpcEndpoint?: string }>('ready', 30_000);
+      return new ServerProcess(spec.kind, ready.url, ready.apiKey, child, ready.grpcEndpoint);
     } catch (error) {
       child.process.kill('SIGKILL');
       throw error;

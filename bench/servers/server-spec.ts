@@ -1,5 +1,5 @@
 /** Which server a bench child runs, and for the emulator, with which settings. */
-export type ServerKind = 'ours' | 'b-fastify' | 'b-ref' | 'layered';
+export type ServerKind = 'ours' | 'b-fastify' | 'b-ref' | 'layered' | 'b-grpc';
 
 export interface ServerSpec {
   kind: ServerKind;

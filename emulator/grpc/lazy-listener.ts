@@ -25,7 +25,9 @@ export async function listenLazily(host: string, port: number, open: () => Promi
     (opening ??= open()).then(
       (internal) => {
         if (client.destroyed) return;
-        const upstream = connect(internal, '127.0.0.1');
+        // Without noDelay each hop waits for the peer's delayed ACK (about 40 ms) before a small write.
+        client.setNoDelay(true);
+        const upstream = connect({ port: internal, host: '127.0.0.1', noDelay: true });
         track(upstream);
         const drop = () => {
           client.destroy();
