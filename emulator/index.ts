@@ -4,6 +4,7 @@ import { defaultEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
+import type { GrpcWebTarget } from './grpc/web.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
@@ -83,15 +84,18 @@ async function startGrpc(
   controls: GrpcControls,
   host: string,
   port: number,
+  web: GrpcWebTarget,
 ): Promise<GrpcListener> {
   const { listenLazily } = await import('./grpc/lazy-listener.js');
   let door: GrpcDoor | undefined;
   let opening: Promise<GrpcDoor> | undefined;
-  const listener = await listenLazily(host, port, async () => {
+  const open = async () => {
     opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
     door = await opening;
     return door.port;
-  });
+  };
+  const listener = await listenLazily(host, port, open);
+  web.internalPort = open;
   context.events.on(
     (event) => {
       if (event.kind === 'control' && (event.operationId === 'reset' || event.operationId === 'loadSnapshot'))
@@ -128,7 +132,9 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   checkControlPlaneExposure(settings);
   keepTickShape();
   const clock = new Clock();
-  const { app, context, controls } = await buildApp(settings, clock);
+  // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
+  const grpcWeb: GrpcWebTarget = { internalPort: undefined };
+  const { app, context, controls } = await buildApp(settings, clock, grpcWeb);
   try {
     await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
     // --state-file: the saved state replaces what start-up set (the scenario stays for resets).
@@ -146,7 +152,8 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
   let grpc: GrpcListener | undefined;
   try {
-    if (settings.grpcPort !== undefined) grpc = await startGrpc(context, controls, settings.host, settings.grpcPort);
+    if (settings.grpcPort !== undefined)
+      grpc = await startGrpc(context, controls, settings.host, settings.grpcPort, grpcWeb);
   } catch (error) {
     await context.store.release();
     await app.close();

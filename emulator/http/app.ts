@@ -17,6 +17,7 @@ import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
 import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
 import { corsHeaders, registerCors } from '../security/cors.js';
+import { registerGrpcWeb, type GrpcWebTarget } from '../grpc/web.js';
 import type { EmulatorSettings } from '../settings.js';
 import { PageChanges } from '../topics/page-changes.js';
 import { openStore } from '../topics/open-store.js';
@@ -80,7 +81,11 @@ function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
 }
 
 /** Builds the fastify app from the two OpenAPI documents; routes are built once, here. */
-export async function buildApp(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorApp> {
+export async function buildApp(
+  settings: EmulatorSettings,
+  clock = new Clock(),
+  grpcWeb: GrpcWebTarget = { internalPort: undefined },
+): Promise<EmulatorApp> {
   const log: FastifyBaseLogger = createLogger(settings.logLevel);
   const app = Fastify({
     // Fastify's per-request logger only where requests are logged (logging.ts).
@@ -177,6 +182,7 @@ export async function buildApp(settings: EmulatorSettings, clock = new Clock()):
       controlHandlers(controls).filter((h) => served.has(h.operationId)),
     );
   });
+  registerGrpcWeb(app, grpcWeb);
   if (settings.controlPlane) registerDashboard(app);
   return { app, context, controls };
 }

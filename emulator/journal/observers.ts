@@ -1,6 +1,7 @@
 import { unjournalledOperations } from '../documents.js';
 import type { ExchangeFacts } from '../exchange.js';
 import { DASHBOARD_PATHS } from '../ui/dashboard-route.js';
+import { GRPC_WEB_OPERATION } from '../grpc/web.js';
 
 // Which requests the journal keeps: not those that only observe the emulator (the dashboard's
 // files, its event stream and state, a metrics scrape, a snapshot, the journal's own reads, a
@@ -10,6 +11,7 @@ import { DASHBOARD_PATHS } from '../ui/dashboard-route.js';
 
 /** True for a request that changes something or reaches the service: the journal keeps it. */
 export function isJournalled(facts: ExchangeFacts): boolean {
-  if (facts.plane === 'service') return true;
+  // A gRPC-web call is journalled by the gRPC door it is passed to, once.
+  if (facts.plane === 'service') return facts.operation !== GRPC_WEB_OPERATION;
   return facts.operation === null ? !DASHBOARD_PATHS.has(facts.path) : !unjournalledOperations.has(facts.operation);
 }
