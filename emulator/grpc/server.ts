@@ -302,10 +302,12 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           },
           onEnd: (cleanup) => cleanups.push(cleanup),
         };
+        subscription.start();
+        if (!streams.has(stream)) return; // ended by its first messages (momento-local's stream-error)
+        // Entered once parked, so that the event stream hears it among the topic's waiting subscribers.
         context.waiting.enter(entry);
         cleanups.push(() => context.waiting.forget(entry));
         if (faults.active) faults.waitingStarted(entry);
-        subscription.start();
       })().catch(fail);
     },
   };

@@ -34,15 +34,25 @@ async function open(topic: string, counters = { lost: 0, items: 0 }) {
 const waitingOn = (topic: string) => emulator.state().waitingSubscribers.filter((w) => w.topic === topic);
 
 describe('gRPC streams as waiting subscribers', () => {
-  it('lists an open stream with its cursor and client until the SDK unsubscribes', async () => {
+  it('lists an open stream with its cursor and client until the SDK unsubscribes, and tells the event stream', async () => {
+    const heard: number[] = [];
+    const off = emulator.context.events.on(
+      (event) => {
+        if (event.kind === 'waiting' && event.topic === 'waiting-listed') heard.push(event.waiting);
+      },
+      ['waiting'],
+    );
     await open('waiting-listed');
     await vi.waitFor(() => expect(waitingOn('waiting-listed')).toHaveLength(1), { timeout: 5000 });
+    expect(heard).toEqual([1]);
     expect(waitingOn('waiting-listed')[0]).toMatchObject({
       cache: 'default-cache',
       client: expect.stringMatching(/^key:#/),
     });
     subscriptions.pop()!.unsubscribe();
     await vi.waitFor(() => expect(waitingOn('waiting-listed')).toEqual([]), { timeout: 5000 });
+    expect(heard).toEqual([1, 0]);
+    off();
   });
 
   it('ends a stream with a "while waiting" rule for gRPC: the SDK subscribes again and goes on; HTTP long-polls are left alone', async () => {
