@@ -116,11 +116,12 @@ export function stepResults(
     const first = requests.find((e) => endOf(e) + STEP_TOLERANCE_MS >= playedAt(step) && met[step.kind](e));
     if (!first) return { ...base, outcome: 'not met', note: `the client never saw ${what[step.kind]}` };
     const lastMet = requests.filter((e) => e.at >= first.at && met[step.kind](e)).at(-1)!;
+    // Carrying on: a later request that succeeded, or (an SDK's stream, which may end in the next
+    // step's error) a later stream that delivered messages.
     const recovered = requests.some(
       (e) =>
         e.at > lastMet.at &&
-        e.status !== null &&
-        e.status < 300 &&
+        ((e.status !== null && e.status < 300) || (e.delivered ?? 0) > 0) &&
         (step.kind !== 'token-expiry' || e.client !== lastMet.client),
     );
     if (recovered) return { ...base, outcome: 'handled', note: `${what[step.kind]} (#${first.id}), then carried on` };

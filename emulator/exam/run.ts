@@ -1,8 +1,10 @@
+import { EmulatorError } from '../errors.js';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../index.js';
 import { RequestJournal } from '../journal/journal.js';
 import type { JournalEntry } from '../journal/query.js';
 import { judgeClients } from '../judge/judge.js';
 import { endOf } from '../judge/rule.js';
+import { EMPTY_READ } from '../topics/subscriber.js';
 import { startClientProcess, type ClientProcess, type Exit } from './client-process.js';
 import { checkEndToEnd, type EndToEndResult, type PublishedMessage } from './end-to-end.js';
 import {
@@ -103,33 +105,48 @@ function firstRequestOf(emulator: RunningEmulator, ms: number) {
   return { promise, cancel: () => done('timeout') };
 }
 
-/** Plays one step through the control methods the emulator offers everyone. */
+/**
+ * Plays one step through the control methods the emulator offers everyone. An SDK's subscription
+ * stream stays open where a long-poll would ask again, so what a new subscribe meets, an open
+ * stream meets too: a throttle or an outage ends it with the same status ("while waiting" rules
+ * for gRPC), and an expired token ends its streams with 401 expired_token.
+ */
 function play(emulator: RunningEmulator, step: ExamStep, vending: TokenVending): void {
   const target = { cache: EXAM_CACHE, topic: EXAM_TOPIC };
+  const streams = { protocol: 'grpc', operation: 'subscribe', ...target, whileWaiting: true } as const;
   switch (step.kind) {
     case 'page-change':
       emulator.resetTopic(EXAM_CACHE, EXAM_TOPIC, {}, 'exam: page change');
       return;
-    case 'throttle':
-      emulator.addFault({
-        operation: 'subscribe',
-        ...target,
-        status: 429,
-        retryAfterSeconds: step.retryAfterSeconds ?? 1,
-        count: step.count ?? 3,
-      });
+    case 'throttle': {
+      const retryAfterSeconds = step.retryAfterSeconds ?? 1;
+      emulator.addFault({ operation: 'subscribe', ...target, status: 429, retryAfterSeconds, count: step.count ?? 3 });
+      emulator.addFault({ ...streams, status: 429, retryAfterSeconds, count: 1 });
       return;
+    }
     case 'drop-waiting':
       emulator.addFault({ operation: 'subscribe', ...target, drop: true, whileWaiting: true, count: 1 });
       return;
     case 'outage':
       emulator.addFault({ operation: 'subscribe', ...target, status: 503, durationMs: step.durationMs ?? 2000 });
+      emulator.addFault({ ...streams, status: 503, durationMs: step.durationMs ?? 2000 });
       return;
-    case 'token-expiry':
-      for (const tokenId of ['exam-client-1', ...vending.tokenIds])
-        emulator.expireToken(tokenId, {}, 'exam: token expiry');
+    case 'token-expiry': {
+      const expired = new Set(['exam-client-1', ...vending.tokenIds]);
+      for (const tokenId of expired) emulator.expireToken(tokenId, {}, 'exam: token expiry');
+      const error = new EmulatorError('expired_token');
+      for (const waiting of [...emulator.context.waiting])
+        if (waiting.facts.protocol === 'grpc' && expired.has(waiting.facts.tokenId ?? ''))
+          waiting.interrupt({ decidedBy: { kind: 'fault', ruleId: 'exam:token-expiry' }, error });
       return;
+    }
   }
+}
+
+/** Ends the SDK's open streams (the client is about to be stopped) so that the journal holds what they delivered. */
+function endStreams(emulator: RunningEmulator): void {
+  for (const waiting of [...emulator.context.waiting])
+    if (waiting.facts.protocol === 'grpc') waiting.answer(EMPTY_READ);
 }
 
 /**
@@ -153,6 +170,7 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
     ...given,
     host: '127.0.0.1',
     port: 0,
+    grpcPort: given.grpcPort ?? 0,
     caches: [...new Set([...(given.caches ?? []), EXAM_CACHE])],
   });
   // The exam's own journal, fed by the same records as the emulator's (so the same ids), larger.
@@ -193,6 +211,7 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
         TOPICS_CACHE: EXAM_CACHE,
         TOPICS_TOPIC: EXAM_TOPIC,
         TOPICS_TOKEN_URL: vending.url,
+        ...(emulator.grpcEndpoint !== undefined ? { TOPICS_GRPC_ENDPOINT: emulator.grpcEndpoint } : {}),
       },
       onLine: (line) => {
         lines.push(line);
@@ -297,6 +316,7 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
       clearTimeout(deadline);
       if (over === 'deadline' || over === 'aborted') {
         stoppedByExam = true;
+        endStreams(emulator);
         exit = await client.stop();
       } else exit = over;
     }

@@ -18,7 +18,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/clients/
 const clientModule = fileURLToPath(new URL('../../client/index.ts', import.meta.url));
 
 /** Clients that must pass, and so get three more seconds after the last step (a client backing off through the outage may next try ~2 s later on a loaded machine). */
-const passing = ['typed-client', 'correct-raw', 'slow-start', 'silent', 'misses-outage'];
+const passing = ['typed-client', 'correct-raw', 'slow-start', 'silent', 'misses-outage', 'sdk-client'];
 
 /** Set EXAM_REPORTS_DIR to keep each exam's JSON report (what a failure rests on). */
 async function exam(name: string, options: Partial<ExamOptions> = {}): Promise<ExamReport & { wallMs: number }> {
@@ -39,7 +39,13 @@ async function exam(name: string, options: Partial<ExamOptions> = {}): Promise<E
 
 const violated = (report: ExamReport) => report.rules.filter((r) => r.status === 'violated').map((r) => r.id);
 
-const names = [...passing, 'stops-early', 'spin-last-number', ...clientRules.map((r) => r.id.replace('.', '-'))];
+const names = [
+  ...passing,
+  'stops-early',
+  'spin-last-number',
+  'sdk-forgets-cursor',
+  ...clientRules.map((r) => r.id.replace('.', '-')),
+];
 const reports = new Map<string, Promise<ExamReport & { wallMs: number }>>();
 const WAVE = 6;
 
@@ -88,6 +94,25 @@ describe('the exam', () => {
     const report = await reports.get('slow-start')!;
     expect(report.exitCode, renderText(report)).toBe(0);
     expect(report.steps.map((s) => s.outcome)).toEqual(Array(5).fill('handled'));
+  });
+
+  it("passes a client written with the provider's SDK over gRPC: every step met on its stream, every message printed", async () => {
+    const report = await reports.get('sdk-client')!;
+    expect(violated(report), renderText(report)).toEqual([]);
+    expect(report.exitCode, renderText(report)).toBe(0);
+    expect(report.requests.every((r) => r.protocol === 'grpc')).toBe(true);
+    expect(report.endToEnd).toMatchObject({ exercised: true, passed: true });
+    // The SDK gives up on an expired token (AUTHENTICATION_ERROR): reported, not failed.
+    expect(report.steps.map((s) => s.outcome)).toEqual([...Array(4).fill('handled'), 'not recovered']);
+  });
+
+  it('fails an SDK client that subscribes afresh, without its cursor, and loses messages', async () => {
+    const report = await reports.get('sdk-forgets-cursor')!;
+    expect(report.exitCode, renderText(report)).toBe(1);
+    // Its new stream opens before the emulator hears the old one cancelled, so the judge follows
+    // them as two subscriptions; the end-to-end check names what was lost.
+    expect(report.endToEnd.passed, renderText(report)).toBe(false);
+    expect(renderText(report)).toMatch(/end to end: FAIL: .* \d+ missing \(/);
   });
 
   it('plays an outage again for a client that was busy through it, so the client still meets it', async () => {

@@ -7,12 +7,17 @@ import { byTopic, endOf, MAX_EVIDENCE, type ClientView, type RuleOutcome } from 
 /** How much earlier than Retry-After a request may arrive: timers and the two clocks are not exact. */
 export const RETRY_AFTER_SLACK_MS = 50;
 
-/** After a 429 or 503 with Retry-After, no request of that client to that topic before it has elapsed. */
+/**
+ * After a 429 or 503 with Retry-After, no request of that client to that topic before it has
+ * elapsed. HTTP answers only: gRPC has no Retry-After (its status carries none that the
+ * provider's SDKs read), so a gRPC client is not held to one.
+ */
 export function checkRetryAfter(client: ClientView): RuleOutcome {
   const outcome: RuleOutcome = { occasions: 0, violations: [] };
   for (const requests of byTopic(client.requests)) {
     requests.forEach((answer, i) => {
       if ((answer.status !== 429 && answer.status !== 503) || !answer.retryAfterSeconds) return;
+      if (answer.protocol === 'grpc') return;
       outcome.occasions++;
       const from = endOf(answer);
       const until = from + answer.retryAfterSeconds * 1000 - RETRY_AFTER_SLACK_MS;
