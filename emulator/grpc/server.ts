@@ -335,6 +335,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       if (!store.hasCache(cache)) return false;
       for (const waiting of [...context.waiting]) if (waiting.facts.cache === cache) waiting.answer(EMPTY_READ);
       for (const stream of [...streams]) if (stream.cache === cache) stream.end();
+      context.pageChanges.forgetCache(cache);
       return store.deleteCache(cache);
     },
     serviceError,

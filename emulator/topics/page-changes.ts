@@ -57,7 +57,7 @@ export class PageChanges {
     const onPublished = (seq: number) => {
       if (seq !== sequenceNumber) return;
       this.unschedule(key);
-      this.changeNow(cache, topic, `${why}: scheduled after message ${sequenceNumber}`);
+      this.changeScheduled(cache, topic, `${why}: scheduled after message ${sequenceNumber}`);
     };
     this.replace(key, schedule);
     target.onPublished = onPublished;
@@ -74,11 +74,20 @@ export class PageChanges {
     const at = new Date(due).toISOString();
     const timer: ClockTimer = this.clock.scheduleAt(due, () => {
       this.schedules.delete(key);
-      this.changeNow(cache, topic, `${why}: scheduled at ${at}`);
+      this.changeScheduled(cache, topic, `${why}: scheduled at ${at}`);
     });
     const schedule: Schedule = { view: () => ({ cache, topic, page: target.page, at }), cancel: () => timer.cancel() };
     this.replace(key, schedule);
     return schedule.view();
+  }
+
+  /** Cancels the schedules of a cache's topics (the cache is deleted). */
+  forgetCache(cache: string): void {
+    for (const [key, schedule] of [...this.schedules])
+      if (schedule.view().cache === cache) {
+        schedule.cancel();
+        this.schedules.delete(key);
+      }
   }
 
   scheduled(): ScheduledTopicReset[] {
@@ -89,6 +98,21 @@ export class PageChanges {
   reset(): void {
     for (const schedule of this.schedules.values()) schedule.cancel();
     this.schedules.clear();
+  }
+
+  /**
+   * A scheduled change, made in a clock timer or a publish's wake: whatever stops it (its cache
+   * deleted meanwhile, a shared store out of reach) is logged, never thrown into the timer.
+   */
+  private changeScheduled(cache: string, topic: string, why: string): void {
+    try {
+      this.changeNow(cache, topic, why);
+    } catch (error) {
+      this.log.warn(
+        { cache, topic, why, error: error instanceof Error ? error.message : String(error) },
+        `page change: ${cache}/${topic} not changed (${why}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   private requireCache(cache: string): void {

@@ -109,6 +109,27 @@ describe("the SDK's CacheClient", () => {
     expect((again as DeleteCache.Error).errorCode()).toBe(MomentoErrorCode.NOT_FOUND_ERROR);
   });
 
+  it("cancels a deleted cache's scheduled page changes; one whose cache went another way is logged, not thrown", async () => {
+    const { pageChanges, clock, store } = emulator.context;
+    const scheduledOn = (cache: string) => pageChanges.scheduled().filter((s) => s.cache === cache);
+    await caches.createCache('scheduled');
+    pageChanges.afterTime('scheduled', 't', 60_000, 'test');
+    expect(scheduledOn('scheduled')).toHaveLength(1);
+    await caches.deleteCache('scheduled');
+    expect(scheduledOn('scheduled')).toEqual([]);
+
+    await caches.createCache('gone');
+    pageChanges.afterTime('gone', 't', 1000, 'test');
+    store.deleteCache!('gone');
+    clock.freeze();
+    try {
+      expect(() => clock.advance(2000)).not.toThrow();
+      expect(scheduledOn('gone')).toEqual([]);
+    } finally {
+      clock.useRealTime();
+    }
+  });
+
   it('answers the methods it does not serve with UNIMPLEMENTED naming them', async () => {
     const flushed = (await caches.flushCache('default-cache')) as CacheFlush.Error;
     expect(flushed.errorCode()).toBe(MomentoErrorCode.BAD_REQUEST_ERROR);
