@@ -18,7 +18,8 @@ import { clientIdentity } from '../http/exchanges.js';
 import type { WaitingEntry } from '../http/waiting.js';
 import { callRecorder, NO_RECORD, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
-import { TopicSubscription, type SubscriptionSink } from './subscription.js';
+import type { DeliveryWatch } from '../faults/deliveries.js';
+import { TopicSubscription, type DeliveryGate, type SubscriptionSink } from './subscription.js';
 
 // The gRPC front door: `cache_client.pubsub.Pubsub` (Publish, Subscribe) as the provider's SDKs
 // speak it, plaintext HTTP/2 like momento-local. The messages and the service definition are the
@@ -43,6 +44,8 @@ interface Admitted {
   facts: RequestFacts;
   client: string;
   streamError?: MetadataDecision['streamError'];
+  /** The "after N items" fault rules a subscribe counts towards. */
+  deliveries?: DeliveryWatch;
 }
 
 /** An empty credential is what `CredentialProvider.forMomentoLocal()` sends: full access, as momento-local gives. */
@@ -133,8 +136,10 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       topic,
       tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
     };
+    let deliveries: DeliveryWatch | undefined;
     if (faults.active) {
       const decision = await faults.decide(facts);
+      deliveries = decision.deliveries;
       if (decision.effect) await applyEffect(decision.effect, record);
     }
     if (limits.active) {
@@ -142,7 +147,12 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       if (effect) await applyEffect(effect, record);
     }
     const client = clientIdentity(credentialOf(metadata), principal, auth);
-    return { facts, client, ...(asked.streamError ? { streamError: asked.streamError } : {}) };
+    return {
+      facts,
+      client,
+      ...(asked.streamError ? { streamError: asked.streamError } : {}),
+      ...(deliveries ? { deliveries } : {}),
+    };
   };
 
   const serviceError = (error: unknown): Partial<Grpc.StatusObject> => {
@@ -214,7 +224,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       (async () => {
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        const { facts, client, streamError } = await admit(
+        const { facts, client, streamError, deliveries } = await admit(
           'subscribe',
           'subscribe',
           call.metadata,
@@ -232,8 +242,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           sent++;
           if (streamError && sent >= streamError.afterMessages) failWith(streamError.error);
         };
-        const failWith = (error: unknown) => {
-          record.decided({ decidedBy: { kind: 'metadata' } });
+        const failWith = (error: unknown, effect: Effect = { decidedBy: { kind: 'metadata' } }) => {
+          record.decided(effect);
           fail(error);
         };
         if (streamError && streamError.afterMessages === 0) return failWith(streamError.error);
@@ -280,6 +290,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           sink,
           settings.grpcHeartbeatMs,
           () => clock.now(),
+          deliveries && gateOf(deliveries, (effect) => failWith(effect.error ?? dropped(), effect)),
         );
         // An open stream counts as a waiting subscriber for its whole life: the dashboard and the
         // limits see it, "while waiting" fault rules end it, a reset or a deleted cache ends it.
@@ -297,7 +308,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           interrupt: (effect) => {
             if (!streams.has(stream)) return false;
             record.decided(effect);
-            fail(effect.error ?? new EmulatorError('service_unavailable', 'The connection was dropped (a fault).'));
+            fail(effect.error ?? dropped());
             return true;
           },
           onEnd: (cleanup) => cleanups.push(cleanup),
@@ -368,12 +379,33 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   };
 }
 
+/** What a dropped connection is to a gRPC call: UNAVAILABLE. */
+const dropped = () => new EmulatorError('service_unavailable', 'The connection was dropped (a fault).');
+
+/** "After N items" rules as a stream's gate: a read that an armed rule answers ends the stream with its effect. */
+function gateOf(deliveries: DeliveryWatch, end: (effect: Effect) => void): DeliveryGate {
+  const decide = (effect: Effect | undefined): boolean => {
+    if (effect === undefined) return true;
+    end(effect);
+    return false;
+  };
+  return {
+    get maxItems() {
+      return deliveries.maxItems;
+    },
+    admit(items) {
+      const effect = deliveries.delivered(items);
+      return effect instanceof Promise ? effect.then(decide) : decide(effect);
+    },
+  };
+}
+
 /** A fault's or a limit's effect on a gRPC call: hold it (real time), then fail it. */
 async function applyEffect(effect: Effect, record: CallRecord): Promise<void> {
   record.decided(effect);
   if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
   if (effect.error) throw effect.error;
-  if (effect.drop) throw new EmulatorError('service_unavailable', 'The connection was dropped (a fault).');
+  if (effect.drop) throw dropped();
 }
 
 /** A metadata value as text; undefined when the call has none. */

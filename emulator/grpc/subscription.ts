@@ -10,6 +10,16 @@ import type { MessageValue as DeliveredValue } from '../../openapi/generated/con
 // number) and reads again; with nothing to read it parks on the topic as a long-poll does, and
 // sends a heartbeat while it waits. It knows no gRPC: the door gives it a sink.
 
+/**
+ * "After N items" fault rules the stream counts towards (faults/deliveries.ts): each read is
+ * capped at `maxItems`, and offered to `admit` before it is sent; false stops the stream (the
+ * door ends it with the rule's effect), a promise holds it until a shared ledger decides.
+ */
+export interface DeliveryGate {
+  readonly maxItems: number;
+  admit(items: number): boolean | Promise<boolean>;
+}
+
 export interface SubscriptionSink {
   item(sequenceNumber: number, page: number, value: DeliveredValue): void;
   discontinuity(discontinuity: Discontinuity): void;
@@ -22,9 +32,10 @@ export interface SubscriptionSink {
 export class TopicSubscription implements WaitingSubscriber {
   cursor: Cursor;
   since = 0;
-  readonly maxItems = Infinity;
   private heartbeat: NodeJS.Timeout | undefined;
   private ended = false;
+  /** A read held while a shared ledger decides whether it may leave. */
+  private held = false;
 
   constructor(
     private readonly topic: Topic,
@@ -32,8 +43,13 @@ export class TopicSubscription implements WaitingSubscriber {
     private readonly sink: SubscriptionSink,
     private readonly heartbeatMs: number,
     private readonly now: () => number,
+    private readonly gate?: DeliveryGate,
   ) {
     this.cursor = start;
+  }
+
+  get maxItems(): number {
+    return this.gate?.maxItems ?? Infinity;
   }
 
   /** Opens with a heartbeat (the Go SDK refuses a stream that does not), then delivers. */
@@ -46,8 +62,7 @@ export class TopicSubscription implements WaitingSubscriber {
   answer(read: ReadAnswer): void {
     if (this.ended) return;
     this.stopHeartbeat();
-    this.deliver(read);
-    this.pump();
+    if (this.offer(read)) this.pump();
   }
 
   end(): void {
@@ -59,15 +74,36 @@ export class TopicSubscription implements WaitingSubscriber {
   private pump(): void {
     while (!this.ended) {
       if (!this.sink.writable) return this.sink.onDrain(() => this.pump());
-      const read = this.topic.read(this.cursor);
+      const read = this.topic.read(this.cursor, this.maxItems);
       if (read === undefined) break;
-      this.deliver(read);
+      if (!this.offer(read)) return;
     }
-    if (this.ended) return;
+    if (this.ended || this.held) return;
     this.cursor = waitingCursor(this.topic.position, this.cursor);
     this.since = this.now();
     this.topic.park(this);
     this.heartbeat = setInterval(() => this.sink.heartbeat(), this.heartbeatMs);
+  }
+
+  /** Sends a read the gate lets through; false when it did not (yet): the pump stops here. */
+  private offer(read: ReadAnswer): boolean {
+    const admitted = this.gate === undefined || read.items === 0 ? true : this.gate.admit(read.items);
+    if (admitted === true) {
+      this.deliver(read);
+      return true;
+    }
+    if (admitted === false) return false;
+    this.held = true;
+    // A ledger out of reach lets the read through, as a rule that did not fire.
+    void admitted
+      .catch(() => true)
+      .then((ok) => {
+        this.held = false;
+        if (!ok || this.ended) return;
+        this.deliver(read);
+        this.pump();
+      });
+    return false;
   }
 
   private deliver(read: ReadAnswer): void {

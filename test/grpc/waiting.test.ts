@@ -83,4 +83,30 @@ describe('gRPC streams as waiting subscribers', () => {
     );
     expect((await poll).status).toBe(200);
   });
+
+  it('ends a stream with an "after N items" rule once N items are through; the SDK resubscribes at N + 1 and misses nothing', async () => {
+    // The rule counts the streams that open after it (a stream is admitted once, as it opens).
+    const rule = emulator.addFault({
+      protocol: 'grpc',
+      operation: 'subscribe',
+      topic: 'after-items',
+      afterItems: 3,
+      status: 503,
+      count: 1,
+    });
+    const received: number[] = [];
+    let lost = 0;
+    const subscription = (await sdk.subscribe('default-cache', 'after-items', {
+      onItem: (item) => received.push(item.sequenceNumber()),
+      onConnectionLost: () => lost++,
+    })) as TopicSubscribe.Subscription;
+    subscriptions.push(subscription);
+    await vi.waitFor(() => expect(waitingOn('after-items')).toHaveLength(1), { timeout: 5000 });
+    for (let i = 1; i <= 6; i++) await sdk.publish('default-cache', 'after-items', `m${i}`);
+    await vi.waitFor(() => expect(received).toEqual([1, 2, 3, 4, 5, 6]), { timeout: 5000 });
+    expect(lost).toBe(1);
+    const streams = (await emulator.requests({ protocol: 'grpc', topic: 'after-items', operation: 'subscribe' }))
+      .entries;
+    expect(streams.at(-1)).toMatchObject({ status: 503, delivered: 3, decidedBy: { kind: 'fault', ruleId: rule.id } });
+  });
 });
