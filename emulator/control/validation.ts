@@ -3,6 +3,7 @@ import type { Ajv, ErrorObject } from 'ajv';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
 import type { components } from '../../openapi/generated/control-types.js';
 import { EmulatorError } from '../errors.js';
+import { nearest } from '../nearest.js';
 
 // The control plane's bodies are checked against openapi/control.yaml, by one Ajv instance for
 // both the HTTP routes (as fastify's validator) and the programmatic API, so the two cannot
@@ -57,11 +58,53 @@ function explanation(root: unknown, error: ErrorObject): { message: string; leaf
   return found;
 }
 
+/** The value at an error's instance path. */
+function valueAt(value: unknown, error: ErrorObject): unknown {
+  let node = value;
+  for (const segment of error.instancePath.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[decodeURIComponent(segment.replaceAll('~1', '/').replaceAll('~0', '~'))];
+  }
+  return node;
+}
+
+/**
+ * A member the object's schema does not know, when a compound rule of that schema failed first
+ * (a typo, `statsu: 429`, reads as "a fault needs an effect" otherwise): named, with the member
+ * it is nearest.
+ */
+function unknownMember(root: unknown, error: ErrorObject, value: unknown): string | undefined {
+  const segments = error.schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const compound = segments.findIndex((s) => COMPOUND.has(s));
+  if (compound < 0) return undefined;
+  let node: unknown = root;
+  for (const segment of segments.slice(0, compound)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[decodeURIComponent(segment)];
+  }
+  const schema = node as { properties?: Record<string, unknown>; additionalProperties?: unknown } | undefined;
+  const object = valueAt(value, error);
+  if (!schema?.properties || schema.additionalProperties !== false || object === null || typeof object !== 'object')
+    return undefined;
+  const known = Object.keys(schema.properties);
+  const stray = Object.keys(object).find((key) => !known.includes(key));
+  if (stray === undefined) return undefined;
+  const near = nearest(stray, known);
+  return `has an unknown member '${stray}'${near ? ` (did you mean '${near}'?)` : ''}`;
+}
+
 /** One readable sentence for what is wrong, preferring the document's own explanation. */
-export function describeProblem(root: unknown, errors: readonly ErrorObject[], subject = 'body'): string {
+export function describeProblem(
+  root: unknown,
+  errors: readonly ErrorObject[],
+  subject = 'body',
+  value?: unknown,
+): string {
   const error = errors[0];
   if (!error) return `${subject} is invalid`;
   const at = where(error) ? `${subject}.${where(error)}` : subject;
+  const stray = value === undefined ? undefined : unknownMember(root, error, value);
+  if (stray) return `${at} ${stray}`;
   const explained = explanation(root, error);
   if (explained) {
     // A compound rule's explanation speaks of the object holding it: drop the member the failure names.
@@ -72,8 +115,12 @@ export function describeProblem(root: unknown, errors: readonly ErrorObject[], s
     return `${holder}${explained.leaf ? '' : ':'} ${explained.message}`;
   }
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `${at} has an unknown member '${String(error.params.additionalProperty)}'`;
+    case 'additionalProperties': {
+      const member = String(error.params.additionalProperty);
+      const schema = error.parentSchema as { properties?: Record<string, unknown> } | undefined;
+      const near = schema?.properties ? nearest(member, Object.keys(schema.properties)) : undefined;
+      return `${at} has an unknown member '${member}'${near ? ` (did you mean '${near}'?)` : ''}`;
+    }
     case 'required':
       return `${at} needs '${String(error.params.missingProperty)}'`;
     case 'enum':
@@ -97,7 +144,8 @@ export function compileCheck(schema: object): Check {
   let check = compiled.get(schema);
   if (!check) {
     const validate = controlAjv().compile(schema);
-    check = (value, subject) => (validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject));
+    check = (value, subject) =>
+      validate(value) ? undefined : describeProblem(schema, validate.errors ?? [], subject, value);
     compiled.set(schema, check);
   }
   return check;

@@ -3,6 +3,7 @@ import { checked } from '../control/validation.js';
 import type { Scenario } from '../../openapi/generated/control-types.js';
 import { ScenarioError } from '../scenario/load.js';
 import { parseYaml } from '../yaml.js';
+import { nearest } from '../nearest.js';
 
 // What an exam plays against the client: its publishing plan and its gauntlet (steps at
 // times from the start). `standard` spreads the five steps over the duration; `compact` plays
@@ -207,22 +208,7 @@ export function checkPlan(plan: ExamPlan): ExamPlan {
 }
 
 /** Did you mean: the built-in plan nearest a name that is neither one nor a readable file. */
-function nearestPlan(name: string): string | undefined {
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      let diagonal = row[0]!;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const above = row[j]!;
-        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-        diagonal = above;
-      }
-    }
-    return row[b.length]!;
-  };
-  return ['standard', 'compact'].find((plan) => distance(name.toLowerCase(), plan) <= 3);
-}
+const nearestPlan = (name: string): string | undefined => nearest(name, ['standard', 'compact']);
 
 /** `standard`, `compact`, or a file; checked whole (checkPlan). */
 export async function planFor(name: string, durationMs?: number): Promise<ExamPlan> {

@@ -111,7 +111,13 @@ describe('broken scenarios', () => {
   it.each([
     ['not-yaml.yaml', 'faults: [', /not valid YAML or JSON/],
     ['list.yaml', '- a\n- b\n', /must hold an object/],
-    ['typo.yaml', 'fautls: []\n', /the scenario has an unknown member 'fautls'/],
+    ['typo.yaml', 'fautls: []\n', /the scenario has an unknown member 'fautls' \(did you mean 'faults'\?\)/],
+    // A rule of the fault's own (it needs an effect) fails first; the typo is what to name.
+    [
+      'fault-typo.yaml',
+      'faults:\n  - operation: publish\n    statsu: 429\n',
+      /the scenario.faults.0 has an unknown member 'statsu' \(did you mean 'status'\?\)/,
+    ],
     [
       'bad-rule.json',
       '{"faults": [{"status": 500, "drop": true}]}',

@@ -184,7 +184,9 @@ describe('npx topics-emulator', () => {
   it('exits 2 with one line, no stack trace, when the store it names cannot be reached', async () => {
     const run = runCli(['--port', '0', '--store', 'redis://127.0.0.1:1']);
     expect(await run.exited).toBe(2);
-    expect(run.stderr()).toContain('Cannot reach the store at redis://127.0.0.1:1 (--store)');
+    expect(run.stderr()).toContain(
+      'Cannot reach the store at redis://127.0.0.1:1 (--store): connect ECONNREFUSED 127.0.0.1:1',
+    );
     expect(run.stderr()).not.toMatch(/\n\s+at /);
   });
 

@@ -146,14 +146,27 @@ export class RedisTopicStore implements TopicStore {
     log: FastifyBaseLogger,
   ): Promise<RedisTopicStore> {
     const store = new RedisTopicStore(caches, settings, clock, events, url, prefix, log);
+    // ioredis rejects a failed connect with "Connection is closed."; the cause (a name that does
+    // not resolve, a port nobody listens on) came as an 'error' event before it.
+    let cause: Error | undefined;
+    const heard = (error: Error) => (cause ??= error);
+    store.command.on('error', heard);
+    store.subscriber.on('error', heard);
     try {
       await Promise.all([store.command.connect(), store.subscriber.connect()]);
       await store.resync();
       await store.replicas.join();
     } catch (error) {
       await store.release();
+      const why =
+        cause && cause.message !== (error as Error).message
+          ? `${cause.message} (${(error as Error).message})`
+          : (error as Error).message;
       // A start-up error about a setting: the CLI prints it without a trace and exits 2.
-      throw new SettingsError(`Cannot reach the store at ${redactedUrl(url)} (--store): ${(error as Error).message}`);
+      throw new SettingsError(`Cannot reach the store at ${redactedUrl(url)} (--store): ${why}`);
+    } finally {
+      store.command.off('error', heard);
+      store.subscriber.off('error', heard);
     }
     return store;
   }
