@@ -71,7 +71,8 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
 /** The listing's query string (strings, checked by the document's patterns) as a matcher and a limit. */
 function requestQuery(query: Record<string, string | undefined>): RequestMatcher & { limit?: number } {
   const question: RequestMatcher & { limit?: number } = {};
-  const { plane, operation, cache, topic, status, client, since, afterId, limit } = query;
+  const { protocol, plane, operation, cache, topic, status, client, since, afterId, limit } = query;
+  if (protocol !== undefined) question.protocol = protocol as NonNullable<RequestMatcher['protocol']>;
   if (plane !== undefined) question.plane = plane as NonNullable<RequestMatcher['plane']>;
   if (operation !== undefined) question.operation = operation;
   if (cache !== undefined) question.cache = cache;

@@ -67,8 +67,15 @@ describe('gRPC calls in the journal', () => {
     expect(publishes.entries.map((e) => [e.status, e.path, e.client])).toEqual(
       Array(3).fill([200, '/cache_client.pubsub.Pubsub/Publish', stream.client]),
     );
-    // The HTTP filter leaves them out.
+    // The HTTP filter leaves them out, and the control plane's query string filters the same way.
     expect((await emulator.requests({ protocol: 'http', topic: 'journal-stream' })).entries).toEqual([]);
+    const listed = (await (await fetch(`${emulator.url}/_emulator/requests?protocol=grpc`)).json()) as {
+      entries: { protocol: string }[];
+    };
+    expect(listed.entries.length).toBeGreaterThanOrEqual(4);
+    expect(listed.entries.every((e) => e.protocol === 'grpc')).toBe(true);
+    const http = await fetch(`${emulator.url}/_emulator/requests?protocol=http&topic=journal-stream`);
+    expect(((await http.json()) as { entries: unknown[] }).entries).toEqual([]);
   });
 
   it('judges the SDK by the client rules: a clean run through a page change breaks none', async () => {
