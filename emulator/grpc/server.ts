@@ -173,11 +173,11 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       (async () => {
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        await admit('publish', 'publish', call.metadata, cache, topic, end, record);
+        const { facts } = await admit('publish', 'publish', call.metadata, cache, topic, end, record);
         const value = valueOf(request.value);
         const size = 'text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength;
         if (size > settings.payloadLimitBytes) throw new EmulatorError('payload_too_large');
-        await store.publish(cache, topic, value);
+        await store.publish(cache, topic, value, facts.tokenId ?? '');
         callback(null, new common._Empty());
         record.end({ clientGone: call.cancelled });
       })()
@@ -248,7 +248,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         };
         if (streamError && streamError.afterMessages === 0) return failWith(streamError.error);
         const sink: SubscriptionSink = {
-          item: (sequenceNumber, page, value) => {
+          item: (sequenceNumber, page, value, publisher) => {
             record.item(sequenceNumber, page);
             send(
               new pubsub._SubscriptionItem({
@@ -258,7 +258,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
                   value: new pubsub._TopicValue(
                     'text' in value ? { text: value.text } : { binary: Buffer.from(value.binary, 'base64') },
                   ),
-                  publisher_id: '',
+                  publisher_id: publisher,
                 }),
               }),
             );

@@ -21,7 +21,7 @@ export interface DeliveryGate {
 }
 
 export interface SubscriptionSink {
-  item(sequenceNumber: number, page: number, value: DeliveredValue): void;
+  item(sequenceNumber: number, page: number, value: DeliveredValue, publisher: string): void;
   discontinuity(discontinuity: Discontinuity): void;
   heartbeat(): void;
   /** False while the consumer's buffer is full: the subscription waits for `onDrain`. */
@@ -114,8 +114,8 @@ export class TopicSubscription implements WaitingSubscriber {
         sequencePage: read.discontinuity.new_sequence_page,
       };
     }
-    for (const message of this.topic.messagesOf(read)) {
-      this.sink.item(message.sequenceNumber, read.page!, message.value);
+    for (const message of this.topic.itemsOf(read)) {
+      this.sink.item(message.sequenceNumber, read.page!, message.value, message.publisher);
       this.cursor = { sequenceNumber: message.sequenceNumber + 1, sequencePage: read.page! };
     }
   }

@@ -51,7 +51,14 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       } else {
         value = { binary: bytes };
       }
-      const published = context.store.publish(cacheName, topicName, value);
+      // The publishing token's id goes with the message: a gRPC subscriber's item carries it.
+      const principal = request.exchange?.principal;
+      const published = context.store.publish(
+        cacheName,
+        topicName,
+        value,
+        principal?.kind === 'token' ? (principal.tokenId ?? '') : '',
+      );
       // A shared store answers once the message is numbered there; in memory it is done already.
       if (typeof published !== 'number') return published.then(() => reply.code(204).send());
       reply.code(204).send();

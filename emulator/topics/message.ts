@@ -37,6 +37,8 @@ export class StoredMessage {
     readonly sequenceNumber: number,
     private readonly binary: boolean,
     content: string,
+    /** The publishing token's id ('' for an API key): what a gRPC item's `publisher_id` carries. */
+    readonly publisher = '',
   ) {
     this.content = content;
   }
@@ -63,8 +65,8 @@ export class StoredMessage {
 }
 
 /** A message as a topic keeps it: the text as published, binary bytes as base64 (a published body's bytes are not held). */
-export function storeMessage(page: number, seq: number, value: MessageValue): StoredMessage {
-  if ('text' in value) return new StoredMessage(page, seq, false, value.text);
+export function storeMessage(page: number, seq: number, value: MessageValue, publisher = ''): StoredMessage {
+  if ('text' in value) return new StoredMessage(page, seq, false, value.text, publisher);
   const base64 = Buffer.from(value.binary.buffer, value.binary.byteOffset, value.binary.byteLength).toString('base64');
-  return new StoredMessage(page, seq, true, base64);
+  return new StoredMessage(page, seq, true, base64, publisher);
 }

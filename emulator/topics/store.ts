@@ -46,7 +46,7 @@ export interface TopicStore {
    * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
    * store answers a promise, settled once the message is numbered there and this process holds it.
    */
-  publish(cache: string, topic: string, value: MessageValue): number | Promise<number>;
+  publish(cache: string, topic: string, value: MessageValue, publisher?: string): number | Promise<number>;
   /** Whether the store can serve now, and why not (a shared store's lost connection). */
   health(): StoreHealth;
   /** Forgets this process's view of the topics (shutdown): in memory the same as `clear`; a shared store keeps its data. */
@@ -176,8 +176,8 @@ export class InMemoryTopicStore implements TopicStore {
     for (const topic of this.topics()) topic.onWoke = observer;
   }
 
-  publish(cache: string, name: string, value: MessageValue): number {
-    return this.topic(cache, name).publish(value);
+  publish(cache: string, name: string, value: MessageValue, publisher = ''): number {
+    return this.topic(cache, name).publish(value, publisher);
   }
 
   health(): StoreHealth {

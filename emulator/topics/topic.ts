@@ -79,9 +79,10 @@ export class Topic {
    * waits for a fan-out, and publishes of that turn reach each subscriber in one response.
    * Returns its number.
    */
-  publish(value: MessageValue): number {
+  /** Numbers and keeps a message; `publisher` is the publishing token's id ('' for none). */
+  publish(value: MessageValue, publisher = ''): number {
     const seq = this.nextSeq;
-    this.retained.push(storeMessage(this.currentPage, seq, value));
+    this.retained.push(storeMessage(this.currentPage, seq, value, publisher));
     this.nextSeq = seq + 1;
     if (this.news?.active) this.news.published(this, seq, value);
     this.scheduleWake();
@@ -139,6 +140,16 @@ export class Topic {
     return this.retained
       .slice(read.from, read.items)
       .map((message) => ({ sequenceNumber: message.sequenceNumber, value: message.value }));
+  }
+
+  /** What a read delivers, each with its publisher: for a stream, which sends them one by one. */
+  itemsOf(read: ReadAnswer): { sequenceNumber: number; value: RetainedMessage['value']; publisher: string }[] {
+    if (read.items === 0) return [];
+    return this.retained.slice(read.from, read.items).map((message) => ({
+      sequenceNumber: message.sequenceNumber,
+      value: message.value,
+      publisher: message.publisher,
+    }));
   }
 
   /** The retained messages, oldest first, with their values as delivered. */

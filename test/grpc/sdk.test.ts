@@ -206,6 +206,24 @@ describe('the provider’s SDK over gRPC', () => {
     expect(received.items[0]!.value()).toBe('before the reset');
   });
 
+  it("gives each item its publisher: the publishing token's id, over gRPC and HTTP alike (none for an API key)", async () => {
+    const { token } = await emulator.issueToken({
+      permissions: [{ role: 'publishsubscribe', cache: 'default-cache', topic: '*' }],
+      tokenId: 'publisher-1',
+    });
+    const received = await subscribe(topics, 'default-cache', 'sdk-publisher');
+    await parked(received);
+    await tokenClient(token).publish('default-cache', 'sdk-publisher', 'by token over grpc');
+    await fetch(`${emulator.url}/topics/default-cache/sdk-publisher`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'text/plain' },
+      body: 'by token over http',
+    });
+    await topics.publish('default-cache', 'sdk-publisher', 'by forMomentoLocal');
+    await vi.waitFor(() => expect(received.items).toHaveLength(3), { timeout: 5000 });
+    expect(received.items.map((i) => i.tokenId() ?? '')).toEqual(['publisher-1', 'publisher-1', '']);
+  });
+
   it('refuses an expired token with AUTHENTICATION_ERROR', async () => {
     const { token } = await emulator.issueToken({
       permissions: [{ role: 'publishsubscribe', cache: 'default-cache', topic: '*' }],
