@@ -6,6 +6,7 @@ import type { Principal } from '../auth/authenticator.js';
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
 import { EmulatorError } from '../errors.js';
 import type { Permission as TokenPermission } from '../../openapi/generated/control-types.js';
+import type { AdminOperation, CallRecord } from './calls.js';
 import type { GrpcCode } from './status.js';
 
 // The calls an SDK set-up makes besides Publish and Subscribe: `token.Token/GenerateDisposableToken`
@@ -20,7 +21,9 @@ const require = createRequire(import.meta.url);
 /** What these services need of the emulator; the door hands it over. */
 export interface AdminDoor {
   /** Who calls, from the call's credential, or the one in its body (refused: throws the 401). */
-  principalOf(metadata: Grpc.Metadata, inBody?: string): Promise<Principal>;
+  principalOf(metadata: Grpc.Metadata, inBody: string | undefined, record: CallRecord): Promise<Principal>;
+  /** The journal's record of the call. */
+  record(operation: AdminOperation, call: Grpc.ServerUnaryCall<unknown, unknown>, cache: string | null): CallRecord;
   issueToken(request: TokenRequest): Promise<IssuedToken>;
   cacheNames(): string[];
   /** Creates a cache; false when it exists. Throws when the store cannot (a shared one). */
@@ -87,20 +90,26 @@ function unimplemented(service: string, method: string) {
  * A unary handler: the caller must have full access; a throw becomes the call's status. The
  * AuthClient sends its credential in the request's `auth_token`, not in the metadata.
  */
-function unary<Request extends { auth_token?: string | undefined }>(
+function unary<Request extends { auth_token?: string | undefined; cache_name?: string }>(
   door: AdminDoor,
+  operation: AdminOperation,
   answer: (request: Request) => unknown,
 ) {
   return (call: Grpc.ServerUnaryCall<Request, unknown>, callback: Grpc.sendUnaryData<unknown>) => {
+    const record = door.record(operation, call, call.request.cache_name ?? null);
     (async () => {
-      const principal = await door.principalOf(call.metadata, call.request.auth_token);
+      const principal = await door.principalOf(call.metadata, call.request.auth_token, record);
       if (principal.kind !== 'apiKey')
         throw new EmulatorError(
           'permission_denied',
           'Only an API key (or forMomentoLocal) may call this: not a token.',
         );
       callback(null, await answer(call.request));
-    })().catch((error: unknown) => callback(door.serviceError(error)));
+      record.end({});
+    })().catch((error: unknown) => {
+      record.end({ error });
+      callback(door.serviceError(error));
+    });
   };
 }
 
@@ -113,44 +122,48 @@ export function adminServices(door: AdminDoor): ServedService[] {
   const tokenService: ServedService = {
     definition: token.UnimplementedTokenService.definition,
     implementation: {
-      GenerateDisposableToken: unary<TokenTypes._GenerateDisposableTokenRequest>(door, async (request) => {
-        const permissions = topicPermissionsOf(request.has_permissions ? request.permissions : undefined);
-        if (permissions.length === 0)
-          throw new EmulatorError(
-            'invalid_request',
-            'The token would grant no topic permission (the emulator serves topics only).',
-          );
-        if (permissions.length > MAX_PERMISSIONS)
-          throw new EmulatorError('invalid_request', `A token may carry at most ${MAX_PERMISSIONS} permissions.`);
-        for (const p of permissions)
-          for (const name of [p.cache, p.topic ?? '', p.topicPrefix ?? ''])
-            if (name.length > 255)
-              throw new EmulatorError(
-                'invalid_parameter',
-                'Invalid request: a cache or topic name in a permission is longer than 255 characters.',
-              );
-        const tokenRequest: TokenRequest = {
-          permissions,
-          ttlSeconds: request.expires?.valid_for_seconds ?? 0,
-          ...(request.token_id !== '' ? { tokenId: request.token_id } : {}),
-        };
-        let issued: IssuedToken;
-        try {
-          issued = await door.issueToken(tokenRequest);
-        } catch (error) {
-          if (error instanceof RangeError) throw new EmulatorError('invalid_request', error.message);
-          throw error;
-        }
-        const { api_key, endpoint } = JSON.parse(Buffer.from(issued.token, 'base64').toString('utf8')) as {
-          api_key: string;
-          endpoint: string;
-        };
-        return new token._GenerateDisposableTokenResponse({
-          api_key,
-          endpoint,
-          valid_until: Math.floor(Date.parse(issued.expiresAt) / 1000),
-        });
-      }),
+      GenerateDisposableToken: unary<TokenTypes._GenerateDisposableTokenRequest>(
+        door,
+        'generateDisposableToken',
+        async (request) => {
+          const permissions = topicPermissionsOf(request.has_permissions ? request.permissions : undefined);
+          if (permissions.length === 0)
+            throw new EmulatorError(
+              'invalid_request',
+              'The token would grant no topic permission (the emulator serves topics only).',
+            );
+          if (permissions.length > MAX_PERMISSIONS)
+            throw new EmulatorError('invalid_request', `A token may carry at most ${MAX_PERMISSIONS} permissions.`);
+          for (const p of permissions)
+            for (const name of [p.cache, p.topic ?? '', p.topicPrefix ?? ''])
+              if (name.length > 255)
+                throw new EmulatorError(
+                  'invalid_parameter',
+                  'Invalid request: a cache or topic name in a permission is longer than 255 characters.',
+                );
+          const tokenRequest: TokenRequest = {
+            permissions,
+            ttlSeconds: request.expires?.valid_for_seconds ?? 0,
+            ...(request.token_id !== '' ? { tokenId: request.token_id } : {}),
+          };
+          let issued: IssuedToken;
+          try {
+            issued = await door.issueToken(tokenRequest);
+          } catch (error) {
+            if (error instanceof RangeError) throw new EmulatorError('invalid_request', error.message);
+            throw error;
+          }
+          const { api_key, endpoint } = JSON.parse(Buffer.from(issued.token, 'base64').toString('utf8')) as {
+            api_key: string;
+            endpoint: string;
+          };
+          return new token._GenerateDisposableTokenResponse({
+            api_key,
+            endpoint,
+            valid_until: Math.floor(Date.parse(issued.expiresAt) / 1000),
+          });
+        },
+      ),
     },
   };
 
@@ -162,7 +175,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
       .map((method) => [method, unimplemented('control_client.ScsControl', method)]),
   );
   Object.assign(controlImplementation, {
-    CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, ({ cache_name }) => {
+    CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, 'createCache', ({ cache_name }) => {
       if (cache_name === '' || cache_name.length > 255)
         throw new EmulatorError('invalid_parameter', 'Invalid request: cache_name must be 1 to 255 characters.');
       if (!door.cacheNames().includes(cache_name) && door.cacheNames().length >= MAX_CACHES)
@@ -174,13 +187,14 @@ export function adminServices(door: AdminDoor): ServedService[] {
         );
       return new control._CreateCacheResponse();
     }),
-    DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, ({ cache_name }) => {
+    DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, 'deleteCache', ({ cache_name }) => {
       if (!door.deleteCache(cache_name))
         throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
       return new control._DeleteCacheResponse();
     }),
     ListCaches: unary<{ auth_token?: string }>(
       door,
+      'listCaches',
       () =>
         new control._ListCachesResponse({
           cache: door.cacheNames().map((cache_name) => new control._Cache({ cache_name })),

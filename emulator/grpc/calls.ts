@@ -15,6 +15,9 @@ import type { Discontinuity } from '../topics/read-plan.js';
 // judge reads its end as it reads a poll's), the last discontinuity, and `delivered` in all.
 // Gathered only while someone listens to `request` events, as for HTTP.
 
+/** The calls of an SDK's set-up (admin-services.ts), journalled by these names. */
+export type AdminOperation = 'generateDisposableToken' | 'createCache' | 'deleteCache' | 'listCaches';
+
 /** One gRPC call being recorded; every method is a no-op once it has ended. */
 export interface CallRecord {
   /** Who called (authenticated), or the credential refused. */
@@ -39,11 +42,12 @@ export const NO_RECORD: CallRecord = {
 
 export interface CallRecorder {
   open(call: {
-    operation: ServiceOperation;
+    /** publish, subscribe; or the SDK set-up's calls: generateDisposableToken, createCache, ... */
+    operation: ServiceOperation | AdminOperation;
     path: string;
     peer: string;
-    cache: string;
-    topic: string;
+    cache: string | null;
+    topic: string | null;
     cursor: SubscribeCursor | null;
     credentialPresent: boolean;
   }): CallRecord;
@@ -77,8 +81,8 @@ export function callRecorder(events: EmulatorEvents, clock: Clock, digest: Clien
         at: clock.now(),
         durationMs: 0,
         connectionId: connectionOf(call.peer),
-        cache: hidden(call.cache),
-        topic: hidden(call.topic),
+        cache: call.cache === null ? null : hidden(call.cache),
+        topic: call.topic === null ? null : hidden(call.topic),
         cursor: call.cursor,
         client: null,
         credentialPlace: call.credentialPresent ? 'header' : 'none',

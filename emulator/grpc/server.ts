@@ -16,7 +16,7 @@ import { EMPTY_READ } from '../topics/subscriber.js';
 import { adminServices } from './admin-services.js';
 import { clientIdentity } from '../http/exchanges.js';
 import type { WaitingEntry } from '../http/waiting.js';
-import { callRecorder, NO_RECORD, type CallRecord } from './calls.js';
+import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import type { DeliveryWatch } from '../faults/deliveries.js';
 import { TopicSubscription, type DeliveryGate, type SubscriptionSink } from './subscription.js';
@@ -326,7 +326,17 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   const server = new grpc.Server();
   server.addService(pubsub.UnimplementedPubsubService.definition, implementation);
   for (const service of adminServices({
-    principalOf: (metadata, inBody) => principalOf(metadata, NO_RECORD, inBody),
+    principalOf: (metadata, inBody, record) => principalOf(metadata, record, inBody),
+    record: (operation, call, cache) =>
+      recorder.open({
+        operation,
+        path: call.getPath(),
+        peer: call.getPeer(),
+        cache,
+        topic: null,
+        cursor: null,
+        credentialPresent: credentialOf(call.metadata) !== '',
+      }),
     issueToken: (request) => controls.issueToken(request),
     cacheNames: () => store.cacheNames(),
     createCache: (cache) => {

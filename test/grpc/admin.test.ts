@@ -107,6 +107,14 @@ describe("the SDK's CacheClient", () => {
     expect((gone as TopicPublish.Error).errorCode()).toBe(MomentoErrorCode.NOT_FOUND_ERROR);
     const again = await caches.deleteCache('sdk-made');
     expect((again as DeleteCache.Error).errorCode()).toBe(MomentoErrorCode.NOT_FOUND_ERROR);
+    // Journalled as the gRPC calls they are, under the names of the set-up they belong to.
+    const calls = (await emulator.requests({ protocol: 'grpc', cache: 'sdk-made' })).entries.reverse();
+    expect(calls.filter((e) => e.operation !== 'publish').map((e) => [e.operation, e.status])).toEqual([
+      ['createCache', 200],
+      ['createCache', 400],
+      ['deleteCache', 200],
+      ['deleteCache', 404],
+    ]);
   });
 
   it("cancels a deleted cache's scheduled page changes; one whose cache went another way is logged, not thrown", async () => {
