@@ -78,6 +78,13 @@ export const settingsTable = {
     duration: true,
     help: 'how often an idle gRPC subscription stream gets a heartbeat (it opens with one)',
   },
+  grpcEmptyToken: {
+    flag: '--grpc-empty-token <what>',
+    env: 'GRPC_EMPTY_TOKEN',
+    schema: { enum: ['full-access', 'refuse'] },
+    default: 'full-access',
+    help: 'what a gRPC call without a token gets (CredentialProvider.forMomentoLocal sends none): full access, as momento-local gives, or 401',
+  },
   caches: {
     flag: '--cache <name>',
     env: 'CACHES',

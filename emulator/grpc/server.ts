@@ -97,6 +97,11 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
 
   const principalOf = async (metadata: Grpc.Metadata, record: CallRecord, inBody = ''): Promise<Principal> => {
     const credential = credentialOf(metadata) || inBody;
+    if (credential === '' && settings.grpcEmptyToken === 'refuse')
+      throw new EmulatorError(
+        'missing_token',
+        'No auth token: this emulator refuses gRPC calls without one (--grpc-empty-token refuse).',
+      );
     if (credential === '') {
       record.client('', ANONYMOUS);
       return ANONYMOUS;

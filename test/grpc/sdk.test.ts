@@ -252,6 +252,40 @@ describe('the passage from the public port', () => {
   });
 });
 
+describe('--grpc-empty-token refuse', () => {
+  it('refuses an SDK without a token (forMomentoLocal) with AUTHENTICATION_ERROR, and serves one with a token', async () => {
+    const strict = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      grpcPort: 0,
+      grpcEmptyToken: 'refuse',
+    });
+    try {
+      const [hostname, port] = strict.grpcEndpoint!.split(':');
+      const anonymous = new TopicClient({
+        configuration: TopicConfigurations.Default.latest(),
+        credentialProvider: CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }),
+      });
+      const refused = await anonymous.publish('default-cache', 'strict', 'x');
+      expect((refused as TopicPublish.Error).errorCode()).toBe('AUTHENTICATION_ERROR');
+      const { token } = await strict.issueToken({
+        permissions: [{ role: 'publishsubscribe', cache: '*', topic: '*' }],
+      });
+      const at = strict.grpcEndpoint!;
+      const withToken = clientFor(
+        CredentialProvider.fromString({
+          apiKey: token,
+          endpointOverrides: { cacheEndpoint: at, controlEndpoint: at, tokenEndpoint: at, secureConnection: false },
+        }),
+      );
+      expect((await withToken.publish('default-cache', 'strict', 'y')).type).toBe(TopicPublishResponse.Success);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('heartbeats', () => {
   it('opens a stream with a heartbeat and sends one every --grpc-heartbeat while idle', async () => {
     const quick = await startEmulator({
