@@ -16,6 +16,7 @@ import { EMPTY_READ } from '../topics/subscriber.js';
 import { adminServices } from './admin-services.js';
 import { clientIdentity } from '../http/exchanges.js';
 import type { WaitingEntry } from '../http/waiting.js';
+import { checkAccess, decideAdmission } from '../admission.js';
 import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import type { DeliveryWatch } from '../faults/deliveries.js';
@@ -117,8 +118,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   };
 
   /**
-   * The checks an HTTP request meets before its handler (permission, the cache, faults, limits),
-   * after momento-local's fault metadata; what that asks of a stream is returned.
+   * What an HTTP request meets before its operation (admission.ts: permission, the cache, faults,
+   * limits), after momento-local's fault metadata; what that asks of a stream is returned.
    */
   const admit = async (
     operation: ServiceOperation,
@@ -132,8 +133,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     const asked = metadataFaults.decide((key) => textOf(metadata, key), operation);
     if (asked.effect) await applyEffect(asked.effect, record);
     const principal = await principalOf(metadata, record);
-    auth.authorize(principal, access, cache, topic);
-    if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+    checkAccess(context, principal, access, cache, topic);
     const facts: RequestFacts = {
       operation,
       protocol: 'grpc',
@@ -141,16 +141,10 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       topic,
       tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
     };
-    let deliveries: DeliveryWatch | undefined;
-    if (faults.active) {
-      const decision = await faults.decide(facts);
-      deliveries = decision.deliveries;
-      if (decision.effect) await applyEffect(decision.effect, record);
-    }
-    if (limits.active) {
-      const effect = await limits.admit(facts, end);
-      if (effect) await applyEffect(effect, record);
-    }
+    const deliveries =
+      faults.active || limits.active
+        ? await decideAdmission(context, facts, end, (effect) => applyEffect(effect, record))
+        : undefined;
     const client = clientIdentity(credentialOf(metadata), principal, auth);
     return {
       facts,

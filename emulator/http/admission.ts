@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext, OperationHandler, RouteInfo, TopicParams } from '../context.js';
-import { EmulatorError } from '../errors.js';
+import { checkAccess, decideAdmission } from '../admission.js';
 import type { RequestFacts, ServiceOperation } from '../requests.js';
 import { applyEffect } from './answers.js';
 import { exchangeOf } from './exchanges.js';
@@ -23,31 +23,21 @@ export function factsOf(operation: ServiceOperation, request: FastifyRequest): R
   };
 }
 
-/** Fault rules first (the first that fires decides), then chaos, then the account limits. */
+/** The deciders (admission.ts), their effects applied to this request (answers.ts). */
 async function admit(
   context: EmulatorContext,
   operation: ServiceOperation,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
-  const { faults, limits } = context;
-  const facts = factsOf(operation, request);
-  if (faults.active) {
-    let decision = faults.decide(facts);
-    // A promise only when a rule counted across replicas matched and asked their ledger.
-    if (decision instanceof Promise) decision = await decision;
-    if (decision.deliveries) exchangeOf(request).deliveries = decision.deliveries;
-    if (decision.effect) {
-      await applyEffect(decision.effect, request, reply, faults.delays);
-      if (reply.sent) return;
-    }
-  }
-  if (limits.active) {
-    // Immediate in memory; a shared store (Redis) counts for every replica in one round trip.
-    const decided = limits.admit(facts, reply.raw);
-    const effect = decided instanceof Promise ? await decided : decided;
-    if (effect) await applyEffect(effect, request, reply, faults.delays);
-  }
+  const deliveries = await decideAdmission(
+    context,
+    factsOf(operation, request),
+    reply.raw,
+    (effect) => applyEffect(effect, request, reply, context.faults.delays),
+    () => reply.sent,
+  );
+  if (deliveries) exchangeOf(request).deliveries = deliveries;
 }
 
 /** The route handler of a service operation: its checks and deciders, then the operation. */
@@ -57,12 +47,10 @@ export function serviceRoute(
   handler: OperationHandler,
   route: RouteInfo,
 ): RouteHandlerMethod {
-  const { auth, store, faults, limits } = context;
+  const { faults, limits } = context;
   return function serve(request, reply) {
     const { cacheName, topicName } = request.params as TopicParams;
-    auth.authorize(exchangeOf(request).principal!, access, cacheName, topicName);
-    if (!store.hasCache(cacheName))
-      throw new EmulatorError('cache_not_found', `The cache '${cacheName}' does not exist.`);
+    checkAccess(context, exchangeOf(request).principal!, access, cacheName, topicName);
     // The service's handlers are synchronous: fastify sends what they sent, no promise per request.
     if (!faults.active && !limits.active) return handler.handle(request, reply, route);
     admit(context, access, request, reply)

@@ -1,0 +1,60 @@
+import type { Principal } from './auth/authenticator.js';
+import type { Access } from './auth/permissions.js';
+import type { EmulatorContext } from './context.js';
+import { EmulatorError } from './errors.js';
+import type { DeliveryWatch } from './faults/deliveries.js';
+import type { RequestEnd } from './limits/counts.js';
+import type { Effect, RequestFacts } from './requests.js';
+
+// What a service request meets before its operation, whichever door it came through (the HTTP
+// API, http/admission.ts; the provider's gRPC service, grpc/server.ts): the caller's permission
+// and the cache, then the fault rules (the first that fires decides), chaos and the account
+// limits. It knows no protocol: each door applies an effect its own way (a held request, a
+// dropped connection, an error answer or status).
+
+/** The caller may do this to this topic, and the cache exists; else it throws the answer. */
+export function checkAccess(
+  context: Pick<EmulatorContext, 'auth' | 'store'>,
+  principal: Principal,
+  access: Access,
+  cache: string,
+  topic: string,
+): void {
+  context.auth.authorize(principal, access, cache, topic);
+  if (!context.store.hasCache(cache))
+    throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+}
+
+/**
+ * Fault rules, chaos, then the account limits, each effect applied by the door as it is
+ * decided (`apply` resolves when the request may go on; `stopped` says the door has answered
+ * already). Returns the "after N items" rules a subscribe counts towards. Only called while
+ * something is switched on: with nothing on, a door goes straight to the operation.
+ */
+export async function decideAdmission(
+  context: Pick<EmulatorContext, 'faults' | 'limits'>,
+  facts: RequestFacts,
+  end: RequestEnd,
+  apply: (effect: Effect) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<DeliveryWatch | undefined> {
+  const { faults, limits } = context;
+  let deliveries: DeliveryWatch | undefined;
+  if (faults.active) {
+    let decision = faults.decide(facts);
+    // A promise only when a rule counted across replicas matched and asked their ledger.
+    if (decision instanceof Promise) decision = await decision;
+    deliveries = decision.deliveries;
+    if (decision.effect) {
+      await apply(decision.effect);
+      if (stopped()) return deliveries;
+    }
+  }
+  if (limits.active) {
+    // Immediate in memory; a shared store (Redis) counts for every replica in one round trip.
+    const decided = limits.admit(facts, end);
+    const effect = decided instanceof Promise ? await decided : decided;
+    if (effect) await apply(effect);
+  }
+  return deliveries;
+}
