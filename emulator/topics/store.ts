@@ -77,12 +77,13 @@ export class InMemoryTopicStore implements TopicStore {
   onRemoteClear: (() => void) | undefined;
 
   constructor(
-    cacheNames: readonly string[],
+    /** The configured caches: what a reset comes back to, whatever was created or deleted since. */
+    private readonly configured: readonly string[],
     private readonly settings: TopicSettings,
     clock: Clock,
     events?: EmulatorEvents,
   ) {
-    for (const name of cacheNames) this.caches.set(name, new Map());
+    for (const name of configured) this.caches.set(name, new Map());
     this.pages = new PageSource(clock);
     this.news = events && new TopicNews(events, clock);
   }
@@ -138,9 +139,11 @@ export class InMemoryTopicStore implements TopicStore {
     return [...this.topics()].map((t) => t.snapshot());
   }
 
+  /** Forgets every topic, and the caches are the configured ones again. */
   clear(): void {
     this.last = undefined;
-    for (const topics of this.caches.values()) topics.clear();
+    this.caches.clear();
+    for (const name of this.configured) this.caches.set(name, new Map());
   }
 
   contents(): TopicContent[] {
@@ -166,7 +169,10 @@ export class InMemoryTopicStore implements TopicStore {
         content.nextSequenceNumber,
         content.messages.map((m) => messageValueOf(m.value)),
       );
-      this.caches.get(content.cache)!.set(content.topic, topic);
+      // A loaded topic's cache exists (the snapshot was checked against the caches there were).
+      let topics = this.caches.get(content.cache);
+      if (!topics) this.caches.set(content.cache, (topics = new Map<string, Topic>()));
+      topics.set(content.topic, topic);
       this.pages.passed(content.page);
     }
   }

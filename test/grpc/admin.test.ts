@@ -138,6 +138,14 @@ describe("the SDK's CacheClient", () => {
     }
   });
 
+  it('comes back to the configured caches on a reset: a created one goes, a deleted one returns', async () => {
+    await caches.createCache('until-reset');
+    expect(await caches.deleteCache('default-cache')).toBeInstanceOf(DeleteCache.Success);
+    emulator.reset();
+    const listed = (await caches.listCaches()) as ListCaches.Success;
+    expect(listed.getCaches().map((c) => c.getName())).toEqual(['default-cache']);
+  });
+
   it('answers the methods it does not serve with UNIMPLEMENTED naming them', async () => {
     const flushed = (await caches.flushCache('default-cache')) as CacheFlush.Error;
     expect(flushed.errorCode()).toBe(MomentoErrorCode.BAD_REQUEST_ERROR);
