@@ -10,6 +10,7 @@ import {
 } from '@gomomento/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { momentoLocal, startGrpcEmulator } from './harness.js';
 
 // The provider's own JavaScript SDK (@gomomento/sdk), unchanged, against the emulator's gRPC
 // door: built with CredentialProvider.forMomentoLocal (an empty token: full access, as against
@@ -25,8 +26,8 @@ function clientFor(credential = CredentialProvider.forMomentoLocal(endpoint())):
 }
 
 /** A client with one of the emulator's tokens, every endpoint the emulator's gRPC door, in plaintext. */
-function tokenClient(token: string): TopicClient {
-  const at = emulator.grpcEndpoint!;
+function tokenClient(token: string, of: RunningEmulator = emulator): TopicClient {
+  const at = of.grpcEndpoint!;
   return clientFor(
     CredentialProvider.fromString({
       apiKey: token,
@@ -254,31 +255,15 @@ describe('the passage from the public port', () => {
 
 describe('--grpc-empty-token refuse', () => {
   it('refuses an SDK without a token (forMomentoLocal) with AUTHENTICATION_ERROR, and serves one with a token', async () => {
-    const strict = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: 'silent',
-      grpcPort: 0,
-      grpcEmptyToken: 'refuse',
-    });
+    const strict = await startGrpcEmulator({ grpcEmptyToken: 'refuse' });
     try {
-      const [hostname, port] = strict.grpcEndpoint!.split(':');
-      const anonymous = new TopicClient({
-        configuration: TopicConfigurations.Default.latest(),
-        credentialProvider: CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }),
-      });
+      const anonymous = clientFor(momentoLocal(strict));
       const refused = await anonymous.publish('default-cache', 'strict', 'x');
       expect((refused as TopicPublish.Error).errorCode()).toBe('AUTHENTICATION_ERROR');
       const { token } = await strict.issueToken({
         permissions: [{ role: 'publishsubscribe', cache: '*', topic: '*' }],
       });
-      const at = strict.grpcEndpoint!;
-      const withToken = clientFor(
-        CredentialProvider.fromString({
-          apiKey: token,
-          endpointOverrides: { cacheEndpoint: at, controlEndpoint: at, tokenEndpoint: at, secureConnection: false },
-        }),
-      );
+      const withToken = tokenClient(token, strict);
       expect((await withToken.publish('default-cache', 'strict', 'y')).type).toBe(TopicPublishResponse.Success);
     } finally {
       await strict.close();
@@ -288,16 +273,9 @@ describe('--grpc-empty-token refuse', () => {
 
 describe('heartbeats', () => {
   it('opens a stream with a heartbeat and sends one every --grpc-heartbeat while idle', async () => {
-    const quick = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: 'silent',
-      grpcPort: 0,
-      grpcHeartbeatMs: 150,
-    });
+    const quick = await startGrpcEmulator({ grpcHeartbeatMs: 150 });
     try {
-      const [hostname, port] = quick.grpcEndpoint!.split(':');
-      const client = clientFor(CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }));
+      const client = clientFor(momentoLocal(quick));
       const received = await subscribe(client, 'default-cache', 'sdk-idle');
       await vi.waitFor(() => expect(received.heartbeats).toBeGreaterThanOrEqual(3), { timeout: 5000 });
       expect(received.items).toEqual([]);
