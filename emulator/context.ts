@@ -4,12 +4,12 @@ import type { Access } from './auth/permissions.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
 import type { FaultInjector } from './faults/injector.js';
-import type { WaitingSubscribes } from './http/waiting.js';
 import type { PageChanges } from './topics/page-changes.js';
 import type { AccountLimits } from './limits/account-limits.js';
 import type { BodyKind } from './openapi-routes.js';
 import type { EmulatorSettings } from './settings.js';
 import type { TopicStore } from './topics/store.js';
+import type { WaitingSubscribers } from './waiting.js';
 
 /** What every handler may use: the emulator's state and services, injected once. */
 export interface EmulatorContext {
@@ -22,8 +22,8 @@ export interface EmulatorContext {
   faults: FaultInjector;
   /** The account limits profile. */
   limits: AccountLimits;
-  /** Subscribe requests waiting now: the one registry (and count) of them. */
-  waiting: WaitingSubscribes;
+  /** Subscribers waiting now (long-polls and gRPC streams): the one registry (and count) of them. */
+  waiting: WaitingSubscribers;
   /** Page changes on demand and scheduled, each logged with why. */
   pageChanges: PageChanges;
   /** What happens, as one stream: the journal, the dashboard and metrics listen. */

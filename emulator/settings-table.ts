@@ -162,7 +162,7 @@ export const settingsTable = {
     env: 'MAX_WAITING',
     schema: { type: 'integer', minimum: 1, maximum: 10_000_000 },
     default: 20_000,
-    help: 'most subscribers waiting at once; one more gets 429',
+    help: 'most subscribers waiting at once (long-polls and open gRPC streams); one more gets 429',
   },
   requestTimeoutMs: {
     flag: '--request-timeout <duration>',

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts, SubscribeCursor } from '../exchange.js';
-import { clientIdentity, hidden, recordError, recordRefusedClient, type ClientDigest } from '../http/exchanges.js';
+import { clientIdentity, hidden, recordError, recordRefusedClient, type ClientDigest } from '../recording.js';
 import type { Effect, ServiceOperation } from '../requests.js';
 import type { Discontinuity } from '../topics/read-plan.js';
 

@@ -12,10 +12,11 @@ import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
 import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-local.js';
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
-import { EMPTY_READ } from '../topics/subscriber.js';
 import { adminServices } from './admin-services.js';
-import { clientIdentity } from '../http/exchanges.js';
-import type { WaitingEntry } from '../http/waiting.js';
+import { clientIdentity } from '../recording.js';
+import type { WaitingEntry } from '../waiting.js';
+import { publishMessage } from '../service/publish.js';
+import { admitWaiting, cursorOf } from '../service/subscribe.js';
 import { checkAccess, decideAdmission } from '../admission.js';
 import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
@@ -43,11 +44,15 @@ export interface GrpcDoor {
 /** What admission decided of a call: its facts, who called, and momento-local's stream error if any. */
 interface Admitted {
   facts: RequestFacts;
+  principal: Principal;
   client: string;
   streamError?: MetadataDecision['streamError'];
   /** The "after N items" fault rules a subscribe counts towards. */
   deliveries?: DeliveryWatch;
 }
+
+/** The cursor's parts as `_SubscriptionRequest` names them. */
+const CURSOR_NAMES = { number: 'resume_at_topic_sequence_number', page: 'sequence_page' };
 
 /** An empty credential is what `CredentialProvider.forMomentoLocal()` sends: full access, as momento-local gives. */
 const ANONYMOUS: Principal = { kind: 'apiKey' };
@@ -148,6 +153,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     const client = clientIdentity(credentialOf(metadata), principal, auth);
     return {
       facts,
+      principal,
       client,
       ...(asked.streamError ? { streamError: asked.streamError } : {}),
       ...(deliveries ? { deliveries } : {}),
@@ -172,11 +178,10 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       (async () => {
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
-        const { facts } = await admit('publish', 'publish', call.metadata, cache, topic, end, record);
+        const { principal } = await admit('publish', 'publish', call.metadata, cache, topic, end, record);
         const value = valueOf(request.value);
         const size = 'text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength;
-        if (size > settings.payloadLimitBytes) throw new EmulatorError('payload_too_large');
-        await store.publish(cache, topic, value, facts.tokenId ?? '');
+        await publishMessage(context, cache, topic, value, size, principal);
         callback(null, new common._Empty());
         record.end({ clientGone: call.cancelled });
       })()
@@ -223,6 +228,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       (async () => {
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
+        const cursor = cursorOf(request.resume_at_topic_sequence_number, request.sequence_page, CURSOR_NAMES);
         const { facts, client, streamError, deliveries } = await admit(
           'subscribe',
           'subscribe',
@@ -233,6 +239,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           record,
         );
         if (call.cancelled || !streams.has(stream)) return;
+        // A stream waits for its whole life: it counts against --max-waiting as it opens.
+        admitWaiting(context, (decidedBy) => record.decided({ decidedBy }));
         // momento-local's stream-error: the stream fails once it has sent this many messages.
         let sent = 0;
         const send = (message: unknown) => {
@@ -282,10 +290,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         };
         subscription = new TopicSubscription(
           store.topic(cache, topic),
-          {
-            sequenceNumber: request.resume_at_topic_sequence_number,
-            sequencePage: request.sequence_page,
-          },
+          cursor,
           sink,
           settings.grpcHeartbeatMs,
           () => clock.now(),
@@ -353,7 +358,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           'With a Redis store, every replica is given its caches at start (--cache).',
         );
       if (!store.hasCache(cache)) return false;
-      for (const waiting of [...context.waiting]) if (waiting.facts.cache === cache) waiting.answer(EMPTY_READ);
+      context.waiting.answerCache(cache);
       for (const stream of [...streams]) if (stream.cache === cache) stream.end();
       context.pageChanges.forgetCache(cache);
       return store.deleteCache(cache);

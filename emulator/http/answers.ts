@@ -4,7 +4,8 @@ import { EmulatorError } from '../errors.js';
 import type { Delays } from '../faults/delay.js';
 import type { Effect } from '../requests.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
-import { exchangeOf, recordRead } from './exchanges.js';
+import { recordRead } from '../recording.js';
+import { exchangeOf } from './exchanges.js';
 
 // The one place where what the deciders decided meets HTTP: an effect (a fault rule's, chaos's,
 // an account limit's) becomes a held request, a dropped connection or an error answer; a read

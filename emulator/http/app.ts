@@ -10,7 +10,7 @@ import { prepareControlScope } from '../control/scope.js';
 import { EmulatorEvents } from '../events.js';
 import { FaultInjector } from '../faults/injector.js';
 import * as topicsValidators from '../generated/topics-validators.js';
-import { topicsHandlers } from '../handlers/index.js';
+import { topicsHandlers } from './handlers/index.js';
 import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
 import { LocalLimitCounts } from '../limits/local-counts.js';
 import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
@@ -36,7 +36,8 @@ import {
   notFoundHandler,
 } from './error-handler.js';
 import { registerOperations, routesOf } from './operations.js';
-import { WaitingSubscribes } from './waiting.js';
+import { LongPolls } from './waiting.js';
+import { WaitingSubscribers } from '../waiting.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -117,15 +118,15 @@ export async function buildApp(
   const store = await openStore(settings, clock, events, log);
   const pageChanges = new PageChanges(store, clock, log);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
-  // The waiting subscribes answer through answers.ts, like every other service answer.
-  const waiting = new WaitingSubscribes(
-    clock,
+  const waiting = new WaitingSubscribers(clock, events);
+  // The waiting long-polls answer through answers.ts, like every other service answer.
+  const longPolls = new LongPolls(
+    waiting,
     settings.longPollTimeoutMs,
     {
       read: (request, reply, read) => answerRead(context, request, reply, read),
       effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
     },
-    events,
     auth,
   );
   // A shared store's reset by another replica answers this replica's waiting subscribes first.
@@ -170,7 +171,7 @@ export async function buildApp(
   await registerCors(app, browser.origins, [documents.topics, controlDocument]);
   await app.register(async (scope) => {
     registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes, settings.contentTypes, log);
-    registerOperations(scope, context, documents.topics, topicsHandlers(context));
+    registerOperations(scope, context, documents.topics, topicsHandlers(context, longPolls));
   });
   await app.register(async (scope) => {
     prepareControlScope(scope, settings, controlDocument, log);

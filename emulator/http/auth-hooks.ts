@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { credentialFrom } from '../auth/credentials.js';
-import { exchangeOf, recordClient, recordRefusedClient } from './exchanges.js';
+import { recordClient, recordRefusedClient } from '../recording.js';
+import { exchangeOf } from './exchanges.js';
 
 // Who is calling, settled before the body is read (a stranger's body is never buffered): the
 // last step of the route's arrival (arrival.ts). What they may do is checked by the service route

@@ -6,7 +6,8 @@ import topicsDocument from '../../openapi/generated/topics.json' with { type: 'j
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
 import { redactUrl } from '../logging.js';
 import { methodsByPath, operationsOfPath, pathPattern, routeUrl, type OpenApiDocument } from '../openapi-routes.js';
-import { nameExchange, operationOf, recordError } from './exchanges.js';
+import { recordError } from '../recording.js';
+import { nameExchange, operationOf } from './exchanges.js';
 
 // Every failure leaves as `{code, message}` from the one registry, whatever raised it:
 // our own errors, fastify's validation and body errors, unknown routes, malformed HTTP.

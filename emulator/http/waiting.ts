@@ -2,38 +2,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { credentialFrom } from '../auth/credentials.js';
 import type { Clock, ClockTimer } from '../clock.js';
-import type { EmulatorEvents } from '../events.js';
-import type { Effect, RequestFacts, WaitingRequest, WaitingRequests } from '../requests.js';
+import type { Effect, RequestFacts } from '../requests.js';
 import type { Cursor } from '../topics/read-plan.js';
 import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
 import type { Topic } from '../topics/topic.js';
-import { clientIdentity, exchangeOf, type ClientDigest } from './exchanges.js';
+import type { WaitingEntry, WaitingSubscribers } from '../waiting.js';
+import { clientIdentity, type ClientDigest } from '../recording.js';
+import { exchangeOf } from './exchanges.js';
 
 // A subscribe request that waits: one object owning its cursor, start time, request facts,
-// timer and reply, held in one registry. Its topic wakes it (answer), its timeout, a reset or
+// timer and reply, held in the registry of waiting subscribers (../waiting.ts). Its topic wakes it (answer), its timeout, a reset or
 // shutdown answer it with no items, a "while waiting" fault interrupts it, its client leaving
 // abandons it. Whichever comes first settles it, once: it leaves its topic and the registry,
-// its timer and the faults' timers are cancelled. The registry tells the event stream how many
-// wait on a topic whenever one starts or stops waiting there.
+// its timer and the faults' timers are cancelled.
 
 /** How a waiting request's answer leaves (http/answers.ts), given to the registry by the app. */
 export interface WaitingAnswers {
   read(request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void;
   effect(request: FastifyRequest, reply: FastifyReply, effect: Effect): void;
-}
-
-/**
- * What the registry holds: a waiting subscribe request (WaitingSubscribe, below), or an open gRPC
- * subscription stream (grpc/server.ts), which counts as waiting for its whole life.
- */
-export interface WaitingEntry extends WaitingRequest {
-  readonly topic: Topic;
-  /** Who waits, named as the exchanges' `client` (never the credential). */
-  readonly client: string | null;
-  /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends. */
-  answer(read: ReadAnswer): void;
-  /** Resolves once its answer has left (shutdown waits on it, bounded); absent: nothing to wait for. */
-  flushed?(): Promise<void>;
 }
 
 export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
@@ -42,7 +28,7 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
   private cleanups: (() => void)[] | undefined;
 
   constructor(
-    private readonly registry: WaitingSubscribes,
+    private readonly longPolls: LongPolls,
     readonly topic: Topic,
     readonly cursor: Cursor,
     readonly facts: RequestFacts,
@@ -65,7 +51,7 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
       return clientIdentity(
         credentialFrom(request.headers.authorization, query),
         principal,
-        this.registry.clientDigest,
+        this.longPolls.clientDigest,
       );
     } catch {
       return null;
@@ -74,12 +60,12 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
 
   /** Answers with a read (its topic's wake) or with no items (timeout, reset, shutdown). */
   answer(read: ReadAnswer): void {
-    if (this.settle()) this.registry.answers.read(this.request, this.reply, read);
+    if (this.settle()) this.longPolls.answers.read(this.request, this.reply, read);
   }
 
   interrupt(effect: Effect): boolean {
     if (!this.settle()) return false;
-    this.registry.answers.effect(this.request, this.reply, effect);
+    this.longPolls.answers.effect(this.request, this.reply, effect);
     return true;
   }
 
@@ -119,46 +105,30 @@ export class WaitingSubscribe implements WaitingSubscriber, WaitingEntry {
     this.settled = true;
     this.topic.unpark(this);
     this.timer?.cancel();
-    this.registry.forget(this);
+    this.longPolls.registry.forget(this);
     const facts = exchangeOf(this.request).facts;
-    if (facts) facts.waitedMs = this.registry.clock.now() - this.since;
+    if (facts) facts.waitedMs = this.longPolls.clock.now() - this.since;
     if (this.cleanups) for (const cleanup of this.cleanups.splice(0)) cleanup();
     return true;
   }
 }
 
-// Every waiting subscribe request: the one count of them (the --max-waiting-subscribers check,
-// the concurrent-subscriptions limit, the state), read-only for everyone but the subscribe path.
-export class WaitingSubscribes implements WaitingRequests {
-  private readonly entries = new Set<WaitingEntry>();
+// The long-polls waiting now, held in the one registry of waiting subscribers (../waiting.ts):
+// parking one on its topic with its timeout, and what its connection closing means.
+export class LongPolls {
   /** Per connection, its subscribes that wait queued behind an earlier answer (pipelined). */
   private readonly queued = new WeakMap<Socket, { waiting: Set<WaitingSubscribe>; closed: () => void }>();
 
   constructor(
-    readonly clock: Clock,
+    readonly registry: WaitingSubscribers,
     private readonly longPollTimeoutMs: number,
     readonly answers: WaitingAnswers,
-    private readonly events: EmulatorEvents,
     /** How a client without a token id is named (Authenticator.clientDigest). */
     readonly clientDigest: ClientDigest,
   ) {}
 
-  get size(): number {
-    return this.entries.size;
-  }
-
-  has(request: WaitingRequest): boolean {
-    return this.entries.has(request as WaitingEntry);
-  }
-
-  [Symbol.iterator](): IterableIterator<WaitingEntry> {
-    return this.entries.values();
-  }
-
-  /** Holds an entry that waits in its own way (a gRPC stream) until `forget`. */
-  enter(entry: WaitingEntry): void {
-    this.entries.add(entry);
-    this.told(entry.topic);
+  get clock(): Clock {
+    return this.registry.clock;
   }
 
   /** Parks a subscribe on its topic until a publish, its timeout, a fault, a reset or shutdown answers it. */
@@ -170,9 +140,8 @@ export class WaitingSubscribes implements WaitingRequests {
     reply: FastifyReply,
   ): WaitingSubscribe {
     const waiting = new WaitingSubscribe(this, topic, cursor, facts, this.clock.now(), request, reply);
-    this.entries.add(waiting);
     topic.park(waiting);
-    this.told(topic);
+    this.registry.enter(waiting);
     if (this.longPollTimeoutMs > 0)
       waiting.timer = this.clock.schedule(this.longPollTimeoutMs, () => waiting.answer(EMPTY_READ));
     reply.raw.once('close', () => waiting.abandon());
@@ -181,7 +150,6 @@ export class WaitingSubscribes implements WaitingRequests {
     if (reply.raw.socket === null) this.queueOn(request.raw.socket, waiting);
     return waiting;
   }
-
   /** One listener per connection, only while it has queued subscribes waiting. */
   private queueOn(socket: Socket, waiting: WaitingSubscribe): void {
     if (socket.destroyed) return waiting.abandon();
@@ -204,23 +172,5 @@ export class WaitingSubscribes implements WaitingRequests {
       this.queued.delete(socket);
       socket.off('close', here.closed);
     });
-  }
-
-  /** Answers every waiting request with no items (reset, shutdown); returns them. */
-  answerAll(): WaitingEntry[] {
-    const all = [...this.entries];
-    for (const waiting of all) waiting.answer(EMPTY_READ);
-    return all;
-  }
-
-  forget(waiting: WaitingEntry): void {
-    if (this.entries.delete(waiting)) this.told(waiting.topic);
-  }
-
-  /** The event stream hears how many wait on the topic now (only while someone listens). */
-  private told(topic: Topic): void {
-    if (!this.events.listens('waiting')) return;
-    const { cache, name } = topic;
-    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
   }
 }

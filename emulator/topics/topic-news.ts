@@ -3,7 +3,7 @@ import type { EmulatorEvents, EventValue } from '../events.js';
 import type { MessageValue } from './message.js';
 
 // What a topic tells the event stream: a message numbered, a page changed. (Subscribers starting
-// or stopping to wait are told by their registry, http/waiting.ts, which holds their count.) A
+// or stopping to wait are told by their registry, waiting.ts, which holds their count.) A
 // topic asks `active` first, so with nobody listening a publish pays one boolean check and
 // builds nothing; nor does it while only listeners of other kinds (the journal, the metrics) listen.
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { documents } from '../../emulator/http/app.js';
 import { bindHandlers } from '../../emulator/http/operations.js';
 import { controlPlaneOnlyCodes, errorRegistry } from '../../emulator/errors.js';
-import { topicsHandlers } from '../../emulator/handlers/index.js';
+import type { LongPolls } from '../../emulator/http/waiting.js';
+import { topicsHandlers } from '../../emulator/http/handlers/index.js';
 import { operationRoutes, type OpenApiDocument } from '../../emulator/openapi-routes.js';
 import {
   compileDocument,
@@ -47,7 +48,7 @@ describe('the OpenAPI documents', () => {
   });
 
   it('every operationId of the service contract has exactly one handler', () => {
-    const handlers = topicsHandlers({} as EmulatorContext);
+    const handlers = topicsHandlers({} as EmulatorContext, {} as LongPolls);
     const bound = bindHandlers(documents.topics, handlers);
     expect(bound.map((b) => b.route.operationId).sort()).toEqual(handlers.map((h) => h.operationId).sort());
     expect(() => bindHandlers(documents.topics, handlers.slice(1))).toThrow(/missing/);

@@ -1,4 +1,7 @@
-import type { TopicClient, TopicSubscribe } from '@gomomento/sdk';
+import { createRequire } from 'node:module';
+import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dist/cachepubsub.js';
+import { credentials, status as grpcStatus } from '@grpc/grpc-js';
+import { MomentoErrorCode, TopicSubscribeResponse, type TopicClient, type TopicSubscribe } from '@gomomento/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { sdkTopicClient, startGrpcEmulator } from './harness.js';
@@ -108,5 +111,63 @@ describe('gRPC streams as waiting subscribers', () => {
     const streams = (await emulator.requests({ protocol: 'grpc', topic: 'after-items', operation: 'subscribe' }))
       .entries;
     expect(streams.at(-1)).toMatchObject({ status: 503, delivered: 3, decidedBy: { kind: 'fault', ruleId: rule.id } });
+  });
+});
+
+describe('the subscribe decisions both doors share (service/subscribe.ts)', () => {
+  let limited: RunningEmulator;
+  beforeAll(async () => {
+    limited = await startGrpcEmulator({ maxWaitingSubscribers: 1 });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('counts a stream against --max-waiting-subscribers as it opens: the next long-poll and the next stream get limit_exceeded', async () => {
+    const client = sdkTopicClient(limited);
+    const first = await client.subscribe('default-cache', 'limited', { onItem: () => {} });
+    expect(first.type).toBe(TopicSubscribeResponse.Subscription);
+    await vi.waitFor(() => expect(limited.state().waitingSubscribers).toHaveLength(1), { timeout: 5000 });
+    const poll = await fetch(`${limited.url}/topics/default-cache/limited`, {
+      headers: { authorization: limited.apiKey },
+    });
+    expect(poll.status).toBe(429);
+    expect(await poll.json()).toMatchObject({ code: 'limit_exceeded' });
+    const second = await client.subscribe('default-cache', 'limited', { onItem: () => {} });
+    expect(second.type).toBe(TopicSubscribeResponse.Error);
+    expect((second as TopicSubscribe.Error).errorCode()).toBe(MomentoErrorCode.LIMIT_EXCEEDED_ERROR);
+    const [refused] = (await limited.requests({ protocol: 'grpc', topic: 'limited', status: 429 })).entries;
+    expect(refused).toMatchObject({
+      code: 'limit_exceeded',
+      decidedBy: { kind: 'limit', limit: 'waiting-subscribers' },
+    });
+    (first as TopicSubscribe.Subscription).unsubscribe();
+  });
+
+  it('refuses a cursor past the whole numbers JavaScript holds, naming the field, as the HTTP API does', async () => {
+    const { pubsub } = (
+      createRequire(import.meta.url)('@gomomento/generated-types/dist/cachepubsub.js') as {
+        cache_client: typeof PubsubTypes;
+      }
+    ).cache_client;
+    const raw = new pubsub.PubsubClient(limited.grpcEndpoint!, credentials.createInsecure());
+    try {
+      const call = raw.Subscribe(
+        new pubsub._SubscriptionRequest({
+          cache_name: 'default-cache',
+          topic: 'cursor',
+          resume_at_topic_sequence_number: 2 ** 60,
+          sequence_page: 0,
+        }),
+      );
+      const status = await new Promise<{ code: number; details: string }>((resolve) => {
+        call.on('error', (error: { code: number; details: string }) => resolve(error));
+        call.on('data', () => {});
+      });
+      expect(status.code).toBe(grpcStatus.INVALID_ARGUMENT);
+      expect(status.details).toMatch(/resume_at_topic_sequence_number must be a whole number/);
+    } finally {
+      raw.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
-import { EmulatorError } from '../errors.js';
-import type { EmulatorContext, OperationHandler, TopicParams } from '../context.js';
-import type { MessageValue } from '../topics/message.js';
-import type { RawBody } from '../http/body-parsers.js';
-import { bodyKindOf } from '../content-types.js';
+import { EmulatorError } from '../../errors.js';
+import type { EmulatorContext, OperationHandler, TopicParams } from '../../context.js';
+import type { MessageValue } from '../../topics/message.js';
+import { publishMessage } from '../../service/publish.js';
+import type { RawBody } from '../body-parsers.js';
+import { bodyKindOf } from '../../content-types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -12,7 +13,7 @@ function charsetOf(contentType: string): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
 }
 
-/** POST /topics/{cacheName}/{topicName}: append one message, wake the topic's subscribers, 204. */
+/** POST /topics/{cacheName}/{topicName}: the body as a message (service/publish.ts), 204. */
 export function publishHandler(context: EmulatorContext): OperationHandler {
   return {
     operationId: 'publish',
@@ -51,13 +52,13 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       } else {
         value = { binary: bytes };
       }
-      // The publishing token's id goes with the message: a gRPC subscriber's item carries it.
-      const principal = request.exchange?.principal;
-      const published = context.store.publish(
+      const published = publishMessage(
+        context,
         cacheName,
         topicName,
         value,
-        principal?.kind === 'token' ? (principal.tokenId ?? '') : '',
+        bytes.byteLength,
+        request.exchange?.principal,
       );
       // A shared store answers once the message is numbered there; in memory it is done already.
       if (typeof published !== 'number') return published.then(() => reply.code(204).send());

@@ -1,0 +1,42 @@
+import type { EmulatorContext, OperationHandler, TopicParams } from '../../context.js';
+import { admitWaiting, cursorOf } from '../../service/subscribe.js';
+import { waitingCursor } from '../../topics/read-plan.js';
+import { answerRead } from '../answers.js';
+import { factsOf } from '../admission.js';
+import { exchangeOf } from '../exchanges.js';
+import type { LongPolls } from '../waiting.js';
+
+interface SubscribeQuery {
+  sequence_number?: number;
+  sequence_page?: number;
+}
+
+// ajv coerces "Infinity" and "1e400" to Infinity and checks `maximum` only on finite numbers:
+// the cursor's own check (service/subscribe.ts) answers those.
+const QUERY_NAMES = { number: 'querystring/sequence_number', page: 'querystring/sequence_page' };
+
+/** GET /topics/{cacheName}/{topicName}: answer from the cursor at once, or wait for a publish (a long-poll). */
+export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls): OperationHandler {
+  const { store, faults } = context;
+  return {
+    operationId: 'subscribe',
+    access: 'subscribe',
+    handle(request, reply) {
+      const { cacheName, topicName } = request.params as TopicParams;
+      const query = request.query as SubscribeQuery;
+      const cursor = cursorOf(query.sequence_number ?? 0, query.sequence_page ?? 0, QUERY_NAMES);
+      const topic = store.topic(cacheName, topicName);
+      const exchange = exchangeOf(request);
+      const ready = topic.read(cursor, exchange.deliveries?.maxItems);
+      if (ready !== undefined) return answerRead(context, request, reply, ready);
+
+      admitWaiting(context, (decidedBy) => {
+        if (exchange.facts) exchange.facts.decidedBy = decidedBy;
+      });
+      const facts = factsOf('subscribe', request);
+      const parked = longPolls.park(topic, waitingCursor(topic.position, cursor), facts, request, reply);
+      request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
+      if (faults.active) faults.waitingStarted(parked);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { Clock } from './clock.js';
+import type { EmulatorEvents } from './events.js';
+import type { WaitingRequest, WaitingRequests } from './requests.js';
+import { EMPTY_READ, type ReadAnswer } from './topics/subscriber.js';
+import type { Topic } from './topics/topic.js';
+
+// Every subscriber waiting now, whichever door it came through: a long-poll parked on its topic
+// (http/waiting.ts) or an open gRPC subscription stream (grpc/server.ts), which waits for its
+// whole life. One registry and one count: the --max-waiting check, the
+// concurrent-subscriptions limit, "while waiting" fault rules, the state and the dashboard all
+// read it; the event stream hears how many wait on a topic whenever one starts or stops.
+
+/** What the registry holds: one waiting subscriber, as everyone but its door sees it. */
+export interface WaitingEntry extends WaitingRequest {
+  readonly topic: Topic;
+  /** Who waits, named as the exchanges' `client` (never the credential). */
+  readonly client: string | null;
+  /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends. */
+  answer(read: ReadAnswer): void;
+  /** Resolves once its answer has left (shutdown waits on it, bounded); absent: nothing to wait for. */
+  flushed?(): Promise<void>;
+}
+
+export class WaitingSubscribers implements WaitingRequests {
+  private readonly entries = new Set<WaitingEntry>();
+
+  constructor(
+    readonly clock: Clock,
+    private readonly events: EmulatorEvents,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(request: WaitingRequest): boolean {
+    return this.entries.has(request as WaitingEntry);
+  }
+
+  [Symbol.iterator](): IterableIterator<WaitingEntry> {
+    return this.entries.values();
+  }
+
+  /** Holds an entry until `forget`. */
+  enter(entry: WaitingEntry): void {
+    this.entries.add(entry);
+    this.told(entry.topic);
+  }
+
+  forget(entry: WaitingEntry): void {
+    if (this.entries.delete(entry)) this.told(entry.topic);
+  }
+
+  /** Answers every waiting subscriber with no items (reset, shutdown); returns them. */
+  answerAll(): WaitingEntry[] {
+    const all = [...this.entries];
+    for (const waiting of all) waiting.answer(EMPTY_READ);
+    return all;
+  }
+
+  /** Answers the ones waiting on a cache's topics with no items (the cache was deleted). */
+  answerCache(cache: string): void {
+    for (const waiting of [...this.entries]) if (waiting.facts.cache === cache) waiting.answer(EMPTY_READ);
+  }
+
+  /** The event stream hears how many wait on the topic now (only while someone listens). */
+  private told(topic: Topic): void {
+    if (!this.events.listens('waiting')) return;
+    const { cache, name } = topic;
+    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
+  }
+}
