@@ -163,11 +163,14 @@ export class Topic {
    * Loads saved content into a topic nobody has used yet: the messages are numbered up to
    * `nextSequenceNumber - 1`, on this topic's page; only the newest `retention` are kept.
    */
-  restore(nextSequenceNumber: number, values: readonly MessageValue[]): void {
-    const kept = values.slice(Math.max(0, values.length - this.retained.capacity));
+  restore(nextSequenceNumber: number, values: readonly MessageValue[], publishers?: readonly string[]): void {
+    const from = Math.max(0, values.length - this.retained.capacity);
+    const kept = values.slice(from);
     const first = nextSequenceNumber - kept.length;
     this.retained.clear(first);
-    kept.forEach((value, i) => this.retained.push(storeMessage(this.currentPage, first + i, value)));
+    kept.forEach((value, i) =>
+      this.retained.push(storeMessage(this.currentPage, first + i, value, publishers?.[from + i])),
+    );
     this.nextSeq = nextSequenceNumber;
   }
 

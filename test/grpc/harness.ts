@@ -1,4 +1,7 @@
+import { createRequire } from 'node:module';
 import { CredentialProvider, TopicClient, TopicConfigurations, type TopicConfiguration } from '@gomomento/sdk';
+import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dist/cachepubsub.js';
+import { credentials } from '@grpc/grpc-js';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../../emulator/index.js';
 
 // What the gRPC tests share: an emulator with its gRPC door on a free port, and the provider's
@@ -19,4 +22,16 @@ export function sdkTopicClient(
   configuration: TopicConfiguration = TopicConfigurations.Default.latest(),
 ): TopicClient {
   return new TopicClient({ configuration, credentialProvider: momentoLocal(emulator) });
+}
+
+/** The provider's generated messages and client, for what the SDK never sends (a cursor of its choosing, a bad value). */
+export const pubsub = (
+  createRequire(import.meta.url)('@gomomento/generated-types/dist/cachepubsub.js') as {
+    cache_client: typeof PubsubTypes;
+  }
+).cache_client.pubsub;
+
+/** A bare generated Pubsub client on the emulator's gRPC door (no token: full access); close it when done. */
+export function rawPubsubClient(emulator: RunningEmulator): PubsubTypes.pubsub.PubsubClient {
+  return new pubsub.PubsubClient(emulator.grpcEndpoint!, credentials.createInsecure());
 }

@@ -63,11 +63,9 @@ async function subscribe(
   client: TopicClient,
   cache: string,
   topic: string,
-  options: { resumeAtTopicSequenceNumber?: number; resumeAtTopicSequencePage?: number } = {},
 ): Promise<Received & { response: TopicSubscribeResponse }> {
   const received: Received = { items: [], discontinuities: [], heartbeats: 0, errors: [] };
   const response = await client.subscribe(cache, topic, {
-    ...options,
     onItem: (item) => received.items.push(item),
     onDiscontinuity: (d) =>
       received.discontinuities.push({

@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
-import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dist/cachepubsub.js';
-import { credentials, status as grpcStatus } from '@grpc/grpc-js';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { MomentoErrorCode, TopicSubscribeResponse, type TopicClient, type TopicSubscribe } from '@gomomento/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { sdkTopicClient, startGrpcEmulator } from './harness.js';
+import { pubsub, rawPubsubClient, sdkTopicClient, startGrpcEmulator } from './harness.js';
 
 // An SDK's open subscription stream is a waiting subscriber like a long-poll: the state and the
 // dashboard list it, the account limits count it, and "while waiting" fault rules end it (the
@@ -145,12 +143,7 @@ describe('the subscribe decisions both doors share (service/subscribe.ts)', () =
   });
 
   it('refuses a cursor past the whole numbers JavaScript holds, naming the field, as the HTTP API does', async () => {
-    const { pubsub } = (
-      createRequire(import.meta.url)('@gomomento/generated-types/dist/cachepubsub.js') as {
-        cache_client: typeof PubsubTypes;
-      }
-    ).cache_client;
-    const raw = new pubsub.PubsubClient(limited.grpcEndpoint!, credentials.createInsecure());
+    const raw = rawPubsubClient(limited);
     try {
       const call = raw.Subscribe(
         new pubsub._SubscriptionRequest({

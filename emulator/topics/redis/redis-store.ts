@@ -40,7 +40,7 @@ type ScriptName = keyof typeof SCRIPTS;
 
 type Announcement =
   | { k: 'n' | 'c'; id: [string, string]; page: number }
-  | { k: 'p'; id: [string, string]; page: number; seq: number; v: EventValue }
+  | { k: 'p'; id: [string, string]; page: number; seq: number; v: SharedValue }
   | { k: 'r'; from: string; last: number }
   | { k: 'l'; from: string }
   | ControlAnnouncement;
@@ -59,11 +59,17 @@ const TOPIC_KEYS = (keys: KeyLayout, id: string) => [
   keys.pageFloor,
 ];
 
-function valueJson(value: MessageValue): string {
-  if ('text' in value) return JSON.stringify({ text: value.text });
+/** A message as Redis keeps and announces it: its value, and `p`, the publishing token's id, when it has one. */
+type SharedValue = EventValue & { p?: string };
+
+function valueJson(value: MessageValue, publisher: string): string {
+  const p = publisher === '' ? {} : { p: publisher };
+  if ('text' in value) return JSON.stringify({ text: value.text, ...p });
   const b = value.binary;
-  return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64') });
+  return JSON.stringify({ binary: Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'), ...p });
 }
+
+const publisherOf = (v: SharedValue): string => (typeof v.p === 'string' ? v.p : '');
 
 /** How long any Redis command may take before it fails (and the store counts as stalled). */
 export const REDIS_DEADLINE_MS = 3000;
@@ -225,10 +231,10 @@ export class RedisTopicStore implements TopicStore {
     return this.mirror.topics();
   }
 
-  publish(cache: string, name: string, value: MessageValue): Promise<number> {
+  publish(cache: string, name: string, value: MessageValue, publisher = ''): Promise<number> {
     if (!this.synced || this.stalled) return Promise.reject(unavailable());
     const id = topicId(cache, name);
-    const args = [id, this.mirror.peekPage(), this.keys.channel, this.settings.retention, valueJson(value)];
+    const args = [id, this.mirror.peekPage(), this.keys.channel, this.settings.retention, valueJson(value, publisher)];
     return this.run('publish', 5, ...TOPIC_KEYS(this.keys, id), ...args).then(
       (answer) => {
         const [page, seq] = (answer as [number, number]).map(Number) as [number, number];
@@ -422,10 +428,14 @@ export class RedisTopicStore implements TopicStore {
       if (!page) return;
       const [cache, name] = JSON.parse(id) as [string, string];
       if (!this.mirror.hasCache(cache)) return;
-      const messages = (entries as [string, string[]][]).map(([entryId, [, v]]) => ({
-        seq: Number(entryId.split('-')[0]),
-        value: messageValueOf(JSON.parse(v!) as EventValue),
-      }));
+      const messages = (entries as [string, string[]][]).map(([entryId, [, v]]) => {
+        const shared = JSON.parse(v!) as SharedValue;
+        return {
+          seq: Number(entryId.split('-')[0]),
+          value: messageValueOf(shared),
+          publisher: publisherOf(shared),
+        };
+      });
       this.loadTopic(cache, name, page, next, messages);
     });
     if (lost) this.renewLost(new Set(ids));
@@ -450,7 +460,7 @@ export class RedisTopicStore implements TopicStore {
     name: string,
     page: number,
     next: number,
-    messages: { seq: number; value: MessageValue }[],
+    messages: { seq: number; value: MessageValue; publisher: string }[],
   ): void {
     let topic = this.mirror.find(cache, name);
     if (!topic) {
@@ -458,6 +468,7 @@ export class RedisTopicStore implements TopicStore {
       return topic.restore(
         next,
         messages.map((m) => m.value),
+        messages.map((m) => m.publisher),
       );
     }
     if (page < topic.page) {
@@ -466,11 +477,12 @@ export class RedisTopicStore implements TopicStore {
     }
     if (page > topic.page) topic.changePage(page);
     const missing = messages.filter((m) => m.seq >= topic.position.next);
-    if (missing.length && missing[0]!.seq === topic.position.next) missing.forEach((m) => topic.publish(m.value));
+    if (missing.length && missing[0]!.seq === topic.position.next) missing.forEach((m) => topic.publish(m.value, m.publisher));
     else if (next > topic.position.next)
       topic.restore(
         next,
         messages.map((m) => m.value),
+        messages.map((m) => m.publisher),
       );
   }
 
@@ -529,7 +541,7 @@ export class RedisTopicStore implements TopicStore {
     this.settlePublishing(topicId(cache, name));
   }
 
-  private applyPublish(cache: string, name: string, page: number, seq: number, v: EventValue): void {
+  private applyPublish(cache: string, name: string, page: number, seq: number, v: SharedValue): void {
     if (!this.mirror.hasCache(cache)) return;
     this.mirror.passedPage(page);
     let topic = this.mirror.find(cache, name);
@@ -538,7 +550,7 @@ export class RedisTopicStore implements TopicStore {
     if (page > topic.page) topic.changePage(page);
     if (page === topic.page) {
       const next = topic.position.next;
-      if (seq === next) topic.publish(messageValueOf(v));
+      if (seq === next) topic.publish(messageValueOf(v), publisherOf(v));
       else if (seq > next) {
         // Announcements were missed: load again once the current load (if any) is over.
         this.synced = false;
