@@ -54,8 +54,8 @@ const SHARED_REFRESH_MS = 2000;
 function summaryOf(state: State): string {
   return [
     `Clock ${state.clock.mode === 'virtual' ? 'frozen' : 'real'}`,
-    `${state.topics.length} topic(s)`,
-    `${state.waitingSubscribers.length} waiting`,
+    `${state.topicCount} topic(s)`,
+    `${state.waitingSubscriberCount} waiting`,
     `${state.faults.length} fault(s)`,
     `chaos ${state.chaos.enabled ? 'on' : 'off'}`,
     `limits ${state.limits.enabled ? 'on' : 'off'}`,
@@ -293,7 +293,7 @@ function App() {
 
   const props = state && { state, run };
   const counts: Partial<Record<Tab, number>> = state
-    ? { waiting: state.waitingSubscribers.length, faults: state.faults.length + (state.chaos.enabled ? 1 : 0) }
+    ? { waiting: state.waitingSubscriberCount, faults: state.faults.length + (state.chaos.enabled ? 1 : 0) }
     : {};
   const labels: Record<Tab, string> = {
     topics: 'Topics & messages',

@@ -52,6 +52,12 @@ export const tokenTtlSeconds = {
 export const lastClockReadingMs = (schemas.ClockInput.properties.setTo.oneOf[1] as { maximum: number }).maximum;
 
 /** A cache or topic name's length (the service contract's ResourceName): for doors that do not validate by the document (gRPC). */
+/** What a read of the state answers of its long lists when it does not say (StatePage). */
+export const statePageDefaults = {
+  limit: schemas.StatePage.properties.limit.default,
+  offset: schemas.StatePage.properties.offset.default,
+};
+
 export const resourceNameLength = {
   min: topicsDocument.components.schemas.ResourceName.minLength,
   max: topicsDocument.components.schemas.ResourceName.maxLength,

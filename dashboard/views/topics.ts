@@ -15,7 +15,16 @@ function retained(t: TopicState): string {
 
 export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined; select: (key: TopicKey) => void }) {
   const { state, selected, select } = props;
+  const shown = state.topics.length;
   return html`<${Panel} title="Topics" id="topics">
+    ${
+      state.topicCount > shown
+        ? html`<p class="note">
+            The first ${shown.toLocaleString()} of ${state.topicCount.toLocaleString()} topics, in the order they were
+            first used (<code>GET /_emulator/state?offset=${shown}</code> for the rest).
+          </p>`
+        : null
+    }
     ${state.caches.map((cache) => {
       const topics = state.topics.filter((t) => t.cache === cache).sort((a, b) => a.topic.localeCompare(b.topic));
       return html`<div class="cache" key=${cache}>

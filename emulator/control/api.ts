@@ -4,6 +4,8 @@ import type {
   RequestLimit,
   RequestList,
   RequestMatcher,
+  State,
+  StatePage,
   TokenRequest as TokenInput,
 } from '../../openapi/generated/control-types.js';
 import type { TokenRequest } from '../auth/tokens.js';
@@ -22,7 +24,6 @@ export type RequestQuery = RequestMatcher & { limit?: RequestLimit };
 
 type Unchanged =
   | 'reset'
-  | 'state'
   | 'clock'
   | 'faults'
   | 'fault'
@@ -57,13 +58,20 @@ export interface EmulatorControlApi extends Pick<EmulatorControls, Unchanged | C
    * (default 100). Asynchronous, like countRequests and clients: with a shared store they cover every replica.
    */
   requests(query?: RequestQuery): Promise<RequestList>;
+  /**
+   * Everything the emulator holds now: of its long lists (topics, waiting subscribers) a page,
+   * at most `limit` (default 10,000) of each after `offset`; `topicCount` and
+   * `waitingSubscriberCount` say how many there are.
+   */
+  state(page?: StatePage): State;
 }
 
 export function controlApi(controls: EmulatorControls): EmulatorControlApi {
   const c = controls;
   return {
     reset: () => c.reset(),
-    state: () => c.state(),
+    // Checked (and its defaults applied) only when a page is asked for: most callers want the first.
+    state: (page) => (page === undefined ? c.state() : c.state(checked('StatePage', page) as Required<StatePage>)),
     // ttlSeconds: the check applied the schema's default.
     issueToken: async (request) => c.issueToken(checked('TokenRequest', request) as TokenRequest),
     expireToken: (tokenId, input, why) =>

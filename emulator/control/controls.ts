@@ -10,6 +10,7 @@ import type {
   LimitsInput,
   RequestCount,
   RequestLimit,
+  StatePage,
   RequestList,
   RequestMatcher,
   ResetResult,
@@ -32,7 +33,7 @@ import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type To
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
 import type { ReplicaLink } from '../topics/replica-link.js';
-import { lastClockReadingMs, operationIds } from '../documents.js';
+import { lastClockReadingMs, operationIds, statePageDefaults } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
 import { judgeClients } from '../judge/judge.js';
@@ -112,13 +113,17 @@ export class EmulatorControls {
     return this.context.store.health();
   }
 
-  /** The state; on a shared store, the waiting subscribers of this replica only (see `gatheredState`). */
-  state(): State {
+  /**
+   * The state, a page of its long lists (StatePage, defaults applied); on a shared store, the
+   * waiting subscribers of this replica only (see `gatheredState`).
+   */
+  state(page: Required<StatePage> = DEFAULT_PAGE): State {
     const { store, clock, faults, pageChanges, limits } = this.context;
     const waitingSubscribers = this.waitingSubscribers();
+    const topics = store.snapshot();
     return {
       caches: store.cacheNames(),
-      topics: store.snapshot().map((t) => ({
+      topics: pageOf(topics, page).map((t) => ({
         cache: t.cache,
         topic: t.topic,
         page: t.page,
@@ -128,7 +133,9 @@ export class EmulatorControls {
         nextSequenceNumber: t.nextSequenceNumber,
         waitingSubscribers: t.waitingSubscribers,
       })),
-      waitingSubscribers,
+      topicCount: topics.length,
+      waitingSubscribers: pageOf(waitingSubscribers, page),
+      waitingSubscriberCount: waitingSubscribers.length,
       faults: faults.list(),
       scheduled: { topicResets: pageChanges.scheduled(), tokenWithdrawals: this.withdrawals.scheduled() },
       limits: limits.view(),
@@ -141,17 +148,17 @@ export class EmulatorControls {
    * The state, with the waiting subscribers of every replica on a shared store (GET /_emulator/state):
    * the list, and each topic's count. At once in memory: nothing to wait for.
    */
-  gatheredState(): State | Promise<State> {
+  gatheredState(page: Required<StatePage> = DEFAULT_PAGE): State | Promise<State> {
     const { replicas } = this.context.store;
-    if (!replicas) return this.state();
+    if (!replicas) return this.state(page);
     return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
-      ([waitingSubscribers, limits]) => this.gathered(waitingSubscribers, limits),
+      ([waitingSubscribers, limits]) => this.gathered(waitingSubscribers, limits, page),
     );
   }
 
   /** The state here, with every replica's waiting subscribers (the list and each topic's count) and limits' usage. */
-  private gathered(waitingSubscribers: WaitingSubscriberState[], limits: Limits): State {
-    const state = { ...this.state(), limits };
+  private gathered(waitingSubscribers: WaitingSubscriberState[], limits: Limits, page: Required<StatePage>): State {
+    const state = { ...this.state(page), limits };
     const waitingOn = new Map<string, number>();
     for (const { cache, topic } of waitingSubscribers) {
       const key = topicKey(cache, topic);
@@ -161,7 +168,12 @@ export class EmulatorControls {
       ...t,
       waitingSubscribers: waitingOn.get(topicKey(t.cache, t.topic)) ?? 0,
     }));
-    return { ...state, topics, waitingSubscribers };
+    return {
+      ...state,
+      topics,
+      waitingSubscribers: pageOf(waitingSubscribers, page),
+      waitingSubscriberCount: waitingSubscribers.length,
+    };
   }
 
   /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */
@@ -527,3 +539,9 @@ function knownOperation(matcher: RequestMatcher, code: 'invalid_parameter' | 'in
     `No operation is called '${operation}': use an operationId of openapi/topics.yaml or control.yaml, such as publish, subscribe or setClock.`,
   );
 }
+
+/** The state's long lists, a page at a time: StatePage's defaults (openapi/control.yaml). */
+const DEFAULT_PAGE: Required<StatePage> = statePageDefaults;
+
+const pageOf = <T>(list: readonly T[], { offset, limit }: Required<StatePage>): T[] =>
+  offset === 0 && list.length <= limit ? [...list] : list.slice(offset, offset + limit);

@@ -8,6 +8,7 @@ import type {
   RequestMatcher,
   Scenario,
   Snapshot,
+  StatePage,
   TopicResetInput,
   WithdrawalInput,
 } from '../../openapi/generated/control-types.js';
@@ -17,19 +18,26 @@ import { eventStreamHandler } from './event-stream.js';
 import { healthHandler } from './health.js';
 import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
+import { queryOf } from './query.js';
+import { checked } from './validation.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
 // validated against the document by the route (once); every operation is a method of
 // EmulatorControls.
 
 const body = <T>(request: FastifyRequest) => request.body as T;
+const listRequestsQuery = queryOf('listRequests');
+const getStateQuery = queryOf('getState');
 const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
 
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
   return [
     healthHandler(() => controls.storeHealth()),
     op('reset', () => ok(controls.reset())),
-    op('getState', async () => ok(await controls.gatheredState())),
+    // The check applies StatePage's defaults.
+    op('getState', async (r) =>
+      ok(await controls.gatheredState(checked('StatePage', getStateQuery(r.query), 'query') as Required<StatePage>)),
+    ),
     op('issueToken', async (r) => created(await controls.issueToken(body<TokenRequest>(r)))),
     op('expireToken', (r) => ok(controls.expireToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
     op('revokeToken', (r) => ok(controls.revokeToken(param(r, 'tokenId'), body<WithdrawalInput>(r)))),
@@ -59,28 +67,11 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('loadSnapshot', (r) => ok(controls.restore(body<Snapshot>(r)))),
     metricsHandler(controls.metrics),
     op('listRequests', async (r) => {
-      const { limit, ...matcher } = requestQuery(r.query as Record<string, string | undefined>);
+      const { limit, ...matcher } = listRequestsQuery(r.query) as RequestMatcher & { limit?: number };
       return ok(await controls.requests(matcher, limit));
     }),
     op('countRequests', async (r) => ok(await controls.countRequests(body<RequestMatcher>(r)))),
     op('listClients', async () => ok(await controls.clients())),
     eventStreamHandler(controls),
   ];
-}
-
-/** The listing's query string (strings, checked by the document's patterns) as a matcher and a limit. */
-function requestQuery(query: Record<string, string | undefined>): RequestMatcher & { limit?: number } {
-  const question: RequestMatcher & { limit?: number } = {};
-  const { protocol, plane, operation, cache, topic, status, client, since, afterId, limit } = query;
-  if (protocol !== undefined) question.protocol = protocol as NonNullable<RequestMatcher['protocol']>;
-  if (plane !== undefined) question.plane = plane as NonNullable<RequestMatcher['plane']>;
-  if (operation !== undefined) question.operation = operation;
-  if (cache !== undefined) question.cache = cache;
-  if (topic !== undefined) question.topic = topic;
-  if (status !== undefined) question.status = Number(status);
-  if (client !== undefined) question.client = client;
-  if (since !== undefined) question.since = since;
-  if (afterId !== undefined) question.afterId = Number(afterId);
-  if (limit !== undefined) question.limit = Number(limit);
-  return question;
 }

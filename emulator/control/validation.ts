@@ -153,12 +153,24 @@ export function compileCheck(schema: object): Check {
 
 const checks = new Map<string, (value: unknown) => string | undefined>();
 
-/** Checks a value against one of the document's schemas (applying its defaults), or throws 400 invalid_body. */
-export function checked<N extends ControlSchemaName>(name: N, value: unknown): ControlSchemas[N] {
+/**
+ * Checks a value against one of the document's schemas (applying its defaults), or throws 400:
+ * invalid_body, or for what came in the query string, invalid_parameter.
+ */
+export function checked<N extends ControlSchemaName>(
+  name: N,
+  value: unknown,
+  from: 'body' | 'query' = 'body',
+): ControlSchemas[N] {
   let check = checks.get(name);
   if (!check) checks.set(name, (check = compileCheck(controlDocument.components.schemas[name])));
   const copy = value === undefined ? {} : structuredClone(value);
   const problem = check(copy);
+  if (problem && from === 'query')
+    throw new EmulatorError(
+      'invalid_parameter',
+      `Invalid request parameter: ${problem.replace(/^body\b/, 'querystring')}.`,
+    );
   if (problem) throw new EmulatorError('invalid_body', `The request body is invalid: ${problem}.`);
   return copy as ControlSchemas[N];
 }

@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Everything the emulator holds now.
-         * @description With a Redis store, `waitingSubscribers` lists those of every replica, each with the replica that holds it (x-emulator-gathered-reads).
+         * @description With a Redis store, `waitingSubscribers` lists those of every replica, each with the replica that holds it (x-emulator-gathered-reads). The two lists that grow with use, `topics` and `waitingSubscribers`, come a page at a time (StatePage: at most `limit` of each, default 10,000, after skipping `offset`); `topicCount` and `waitingSubscriberCount` say how many there are in all, so a reader of a large state asks again with `offset` + `limit` until it has them all.
          */
         get: operations["getState"];
         put?: never;
@@ -782,10 +782,23 @@ export interface components {
             /** @description Who waits, named as the request events' `client` names a caller, never by the credential: `token:<tokenId>`, `token:#<digest>` for a token without id, `key:#<digest>` for an API key (the first 12 hex digits of the credential's SHA-256). */
             client: string | null;
         };
+        /** @description Which part of the state's long lists (`topics`, `waitingSubscribers`) a read answers: at most `limit` of each, after the first `offset`. */
+        StatePage: {
+            /** @default 10000 */
+            limit?: number;
+            /** @default 0 */
+            offset?: number;
+        };
         State: {
             caches: string[];
+            /** @description The topics of the page asked for (StatePage), in the order they were first used. */
             topics: components["schemas"]["TopicState"][];
+            /** @description How many topics there are in all. */
+            topicCount: number;
+            /** @description The waiting subscribers of the page asked for (StatePage). */
             waitingSubscribers: components["schemas"]["WaitingSubscriberState"][];
+            /** @description How many subscribers wait in all. */
+            waitingSubscriberCount: number;
             faults: components["schemas"]["Fault"][];
             scheduled: {
                 topicResets: components["schemas"]["ScheduledTopicReset"][];
@@ -1283,7 +1296,12 @@ export interface operations {
     };
     getState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many topics and this many waiting subscribers (StatePage.limit). */
+                limit?: string;
+                /** @description Skip this many of each list first (StatePage.offset). */
+                offset?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2015,6 +2033,7 @@ export type ChaosInput = components['schemas']['ChaosInput'];
 export type Chaos = components['schemas']['Chaos'];
 export type TopicState = components['schemas']['TopicState'];
 export type WaitingSubscriberState = components['schemas']['WaitingSubscriberState'];
+export type StatePage = components['schemas']['StatePage'];
 export type State = components['schemas']['State'];
 export type ScenarioTopicReset = components['schemas']['ScenarioTopicReset'];
 export type ScenarioTokenWithdrawal = components['schemas']['ScenarioTokenWithdrawal'];

@@ -477,7 +477,8 @@ export class RedisTopicStore implements TopicStore {
     }
     if (page > topic.page) topic.changePage(page);
     const missing = messages.filter((m) => m.seq >= topic.position.next);
-    if (missing.length && missing[0]!.seq === topic.position.next) missing.forEach((m) => topic.publish(m.value, m.publisher));
+    if (missing.length && missing[0]!.seq === topic.position.next)
+      missing.forEach((m) => topic.publish(m.value, m.publisher));
     else if (next > topic.position.next)
       topic.restore(
         next,
