@@ -30,6 +30,12 @@ export class Clock {
   private offsetMs = 0;
   private virtualNowMs = 0;
   private readonly timers = new Set<TimerRecord>();
+  /**
+   * Hears a timer callback that threw (the app logs it): the clock fires the other due timers
+   * and goes on, whether it fired from Node's timer or from a request moving the clock.
+   */
+  onTimerError: (error: unknown) => void = (error) =>
+    process.emitWarning(`a clock timer failed: ${(error as Error)?.message ?? String(error)}`);
 
   now(): number {
     return this.mode === 'virtual' ? this.virtualNowMs : Date.now() + this.offsetMs;
@@ -117,7 +123,11 @@ export class Clock {
     if (!this.timers.has(record)) return;
     if (record.due > this.now()) return this.arm(record);
     this.timers.delete(record);
-    record.fn();
+    try {
+      record.fn();
+    } catch (error) {
+      this.onTimerError(error);
+    }
   }
 
   private rearm(): void {

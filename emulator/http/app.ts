@@ -88,6 +88,8 @@ export async function buildApp(
   grpcWeb: GrpcWebTarget = { internalPort: undefined },
 ): Promise<EmulatorApp> {
   const log: FastifyBaseLogger = createLogger(settings.logLevel);
+  clock.onTimerError = (error) =>
+    log.error({ err: (error as Error)?.message ?? String(error) }, 'a clock timer failed; the others went on');
   const app = Fastify({
     // Fastify's per-request logger only where requests are logged (logging.ts).
     ...(logsEachRequest(settings.logLevel) ? { loggerInstance: log } : { logger: false }),

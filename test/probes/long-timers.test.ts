@@ -69,3 +69,41 @@ describe('30 days from now, through the control plane', () => {
     expect(emulator.state().topics.find((t) => t.topic === 'later')!.page).toBe(page);
   });
 });
+
+// Probe: a page change scheduled for a cache that was deleted threw inside its clock timer; from
+// Node's timer that is an uncaught exception, from `advance` a 500 that left the other due timers
+// unfired. The clock now hears a callback that throws and fires the rest.
+describe('a clock timer whose callback throws', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is reported, and the other due timers still fire in order when the clock is moved', () => {
+    const clock = new Clock();
+    clock.set(0);
+    const reported: unknown[] = [];
+    clock.onTimerError = (error) => reported.push(error);
+    const fired: string[] = [];
+    clock.schedule(10, () => fired.push('first'));
+    clock.schedule(20, () => {
+      throw new Error('cache gone');
+    });
+    clock.schedule(30, () => fired.push('third'));
+    expect(() => clock.advance(100)).not.toThrow();
+    expect(fired).toEqual(['first', 'third']);
+    expect(reported).toEqual([new Error('cache gone')]);
+    expect(clock.state().pendingTimers).toBe(0);
+  });
+
+  it("is reported from Node's timer instead of escaping as an uncaught exception", () => {
+    vi.useFakeTimers();
+    const clock = new Clock();
+    const reported: unknown[] = [];
+    clock.onTimerError = (error) => reported.push(error);
+    clock.schedule(5, () => {
+      throw new Error('cache gone');
+    });
+    expect(() => vi.advanceTimersByTime(10)).not.toThrow();
+    expect(reported).toEqual([new Error('cache gone')]);
+  });
+});
