@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
 import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
@@ -12,6 +13,7 @@ import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { helpOf } from './settings-help.js';
 import { configOption, ENV_PREFIX, settingKeys, settingsTable, type SettingRow } from './settings-table.js';
+import { defaultTlsDir } from './tls/dir.js';
 import { redactedUrl } from './topics/open-store.js';
 import { version } from './version.js';
 import { parseYaml } from './yaml.js';
@@ -139,6 +141,18 @@ function grpcLines(emulator: RunningEmulator): string[] {
   ];
 }
 
+function httpsLines(emulator: RunningEmulator): string[] {
+  const { httpsUrl, tlsAuthority, settings } = emulator;
+  if (httpsUrl === undefined) return [];
+  const port = new URL(httpsUrl).port;
+  return [
+    `  HTTPS:     ${httpsUrl} and https://api.cache.localhost:${port} (the tokens' endpoint: localhost:${port})`,
+    tlsAuthority === undefined
+      ? `             with your certificate (${settings.tlsCert})`
+      : `             trust the local CA: ${join(settings.tlsDir ?? defaultTlsDir(), 'ca.pem')} (also GET /_emulator/tls/ca.pem), e.g. NODE_EXTRA_CA_CERTS`,
+  ];
+}
+
 function banner(emulator: RunningEmulator): string {
   const { url, settings } = emulator;
   const showKey = settings.apiKeys.includes(DEV_API_KEY);
@@ -156,6 +170,7 @@ function banner(emulator: RunningEmulator): string {
     `             (waits for the next message: publish it from another terminal)`,
     `  Publish:   curl -i -X POST -H 'Authorization: ${key}' -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
     `  Replay:    curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
+    ...httpsLines(emulator),
     ...grpcLines(emulator),
     ...controlLines(emulator),
     `  Stop with Ctrl+C.`,

@@ -5,6 +5,7 @@ import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
 import type { GrpcWebTarget } from './grpc/web.js';
+import type { HttpsPort } from './tls/https-port.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
@@ -56,6 +57,10 @@ export interface RunningEmulator extends EmulatorControlApi {
   url: string;
   /** The gRPC door for the provider's SDKs, when `grpcPort` is set: `host:port` (plaintext). */
   grpcEndpoint?: string;
+  /** The same service over TLS, when `httpsPort` is set: e.g. https://localhost:4547. */
+  httpsUrl?: string;
+  /** The local certificate authority's certificate (PEM) behind `httpsUrl`, for clients to trust; none with your own certificate. */
+  tlsAuthority?: string;
   /** The first configured API key (full access). */
   apiKey: string;
   settings: EmulatorSettings;
@@ -150,11 +155,29 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostForUrl(settings.host)}:${port}`;
   controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
+  let https: HttpsPort | undefined;
+  if (settings.httpsPort !== undefined) {
+    try {
+      const { startHttpsPort } = await import('./tls/https-port.js');
+      https = await startHttpsPort(app.server, { ...settings, httpsPort: settings.httpsPort });
+    } catch (error) {
+      await context.store.release();
+      await app.close();
+      throw Object.assign(
+        new SettingsError(`Cannot serve HTTPS on ${settings.host}:${settings.httpsPort}: ${(error as Error).message}`),
+        { code: (error as NodeJS.ErrnoException).code },
+      );
+    }
+    // Clients that build https://api.cache.<endpoint> from a token reach the HTTPS port.
+    controls.endpoint = settings.endpoint ?? `localhost:${https.port}`;
+    controls.tlsAuthority = https.authority;
+  }
   let grpc: GrpcListener | undefined;
   try {
     if (settings.grpcPort !== undefined)
       grpc = await startGrpc(context, controls, settings.host, settings.grpcPort, grpcWeb);
   } catch (error) {
+    await https?.close();
     await context.store.release();
     await app.close();
     throw Object.assign(
@@ -183,6 +206,7 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.waiting.answerAll();
       const grpcClosed = grpc?.close();
+      const httpsClosed = https?.close();
       const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -192,11 +216,14 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
       clearTimeout(bound);
       await released;
       await grpcClosed;
+      await httpsClosed;
       await saving;
     })());
   return {
     url,
     ...(grpc ? { grpcEndpoint: `${hostForUrl(settings.host)}:${grpc.port}` } : {}),
+    ...(https ? { httpsUrl: `https://localhost:${https.port}` } : {}),
+    ...(https?.authority ? { tlsAuthority: https.authority } : {}),
     apiKey: settings.apiKeys[0]!,
     settings,
     app,

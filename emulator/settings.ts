@@ -47,5 +47,7 @@ export function resolveSettings(...overrides: Partial<EmulatorSettings>[]): Emul
     throw new SettingsError(
       'Invalid settings: stateFile keeps the in-memory store across restarts; with a Redis store, Redis keeps the topics (choose one)',
     );
+  if ((merged.tlsCert === undefined) !== (merged.tlsKey === undefined))
+    throw new SettingsError('Invalid settings: tlsCert and tlsKey go together (a certificate and its private key)');
   return merged as unknown as EmulatorSettings;
 }

@@ -24,6 +24,8 @@ import type {
 export const TOPICS_EMULATOR_PORT = 4545;
 /** The gRPC door for the provider's SDKs (plaintext), as the image sets it. */
 export const TOPICS_EMULATOR_GRPC_PORT = 4546;
+/** The same service over TLS when HTTPS is on (withHttps()), as the image sets it. */
+export const TOPICS_EMULATOR_HTTPS_PORT = 4547;
 /** The image `docker build -t topics-emulator .` makes from this repository. */
 export const DEFAULT_TOPICS_EMULATOR_IMAGE = 'topics-emulator:latest';
 /** The emulator's default API key: full access to every cache. */
@@ -67,6 +69,7 @@ export type ControlAnswer = Record<string, unknown>;
 
 export class TopicsEmulatorContainer extends GenericContainer {
   private apiKey = DEFAULT_API_KEY;
+  private https = false;
   // A fresh key per container: the control plane needs one when the emulator listens beyond loopback.
   private adminKey = randomBytes(18).toString('base64url');
 
@@ -98,6 +101,15 @@ export class TopicsEmulatorContainer extends GenericContainer {
     return this;
   }
 
+  /**
+   * The same service over TLS on 4547, with a certificate for localhost, *.localhost and
+   * api.cache.localhost signed by the container's own local authority (getTlsAuthority()).
+   */
+  public withHttps(): this {
+    this.https = true;
+    return this.withEnvironment({ TOPICS_EMULATOR_HTTPS_PORT: String(TOPICS_EMULATOR_HTTPS_PORT) });
+  }
+
   /** A scenario the emulator loads at start: a YAML/JSON file on this machine, or an object. */
   public withScenario(scenario: ScenarioSource): this {
     let target: string;
@@ -113,7 +125,12 @@ export class TopicsEmulatorContainer extends GenericContainer {
 
   protected override async beforeContainerCreated(): Promise<void> {
     this.withEnvironment({ TOPICS_EMULATOR_ADMIN_KEY: this.adminKey });
-    if (this.exposedPorts.length === 0) this.withExposedPorts(TOPICS_EMULATOR_PORT, TOPICS_EMULATOR_GRPC_PORT);
+    if (this.exposedPorts.length === 0)
+      this.withExposedPorts(
+        TOPICS_EMULATOR_PORT,
+        TOPICS_EMULATOR_GRPC_PORT,
+        ...(this.https ? [TOPICS_EMULATOR_HTTPS_PORT] : []),
+      );
     if (this.waitStrategy === undefined) {
       // abortOnContainerExit: a configuration error ends the container; say so at once, not after the timeout.
       this.withWaitStrategy(
@@ -168,6 +185,18 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
    */
   public getGrpcEndpoint(): { hostname: string; port: number } {
     return { hostname: this.getHost(), port: this.startedTestContainer.getMappedPort(TOPICS_EMULATOR_GRPC_PORT) };
+  }
+
+  /** `https://localhost:port` (the mapped HTTPS port), when started withHttps(). */
+  public getHttpsUrl(): string {
+    return `https://localhost:${this.startedTestContainer.getMappedPort(TOPICS_EMULATOR_HTTPS_PORT)}`;
+  }
+
+  /** The container's local certificate authority (PEM), for clients of getHttpsUrl() to trust (`ca`, NODE_EXTRA_CA_CERTS). */
+  public async getTlsAuthority(): Promise<string> {
+    const response = await fetch(`${this.getBaseUrl()}/_emulator/tls/ca.pem`);
+    if (!response.ok) throw new ControlPlaneError(response.status, 'route_not_found', await response.text());
+    return response.text();
   }
 
   public getAdminKey(): string {

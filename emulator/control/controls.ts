@@ -69,6 +69,8 @@ const CONTROL_PLANE = 'control plane';
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
+  /** The local certificate authority's certificate (PEM) behind --https-port, for GET /_emulator/tls/ca.pem. */
+  tlsAuthority: string | undefined;
   /** The counters and gauges GET /_emulator/metrics shows. */
   readonly metrics: EmulatorMetrics;
   /** The request journal (journal/journal.ts): every answered request, the newest `journalSize`. */

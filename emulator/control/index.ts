@@ -16,6 +16,7 @@ import type { TokenRequest } from '../auth/tokens.js';
 import type { EmulatorControls } from './controls.js';
 import { eventStreamHandler } from './event-stream.js';
 import { healthHandler } from './health.js';
+import { tlsAuthorityHandler } from './tls-authority.js';
 import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
 import { queryOf } from './query.js';
@@ -33,6 +34,7 @@ const param = (request: FastifyRequest, name: string) => (request.params as Reco
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
   return [
     healthHandler(() => controls.storeHealth()),
+    tlsAuthorityHandler(() => controls.tlsAuthority),
     op('reset', () => ok(controls.reset())),
     // The check applies StatePage's defaults.
     op('getState', async (r) =>

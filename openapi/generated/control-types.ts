@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/tls/ca.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local certificate authority's certificate, to trust the HTTPS port.
+         * @description With `--https-port`, the emulator serves the same API over TLS with a certificate for `localhost`, `*.localhost`, `api.cache.localhost`, `api.cache.<host of --endpoint>` and the loopback addresses, signed by a local authority it creates once and keeps (`--tls-dir`). Trust this certificate (PEM) once, in Node with `NODE_EXTRA_CA_CERTS`, in the system store or a browser's, and every certificate the emulator signs is trusted. It is public: no admin key. 404 `route_not_found` while the HTTPS port is off, or when it serves your own certificate (`--tls-cert`).
+         */
+        get: operations["getTlsAuthority"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/reset": {
         parameters: {
             query?: never;
@@ -1268,6 +1288,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getTlsAuthority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authority's certificate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** @description No local authority is in use. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

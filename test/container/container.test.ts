@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CredentialProvider, TopicClient, TopicConfigurations, TopicSubscribe } from '@gomomento/sdk';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   StartedTopicsEmulatorContainer,
@@ -232,6 +233,31 @@ describe('TopicsEmulatorContainer.withScenario(file)', () => {
     } finally {
       await emulator.stop({ timeout: 10_000 });
       await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('TopicsEmulatorContainer.withHttps()', () => {
+  it("serves the same API over TLS on the mapped HTTPS port, trusted through the container's authority", async () => {
+    const emulator = await new TopicsEmulatorContainer(image).withHttps().start();
+    try {
+      const ca = await emulator.getTlsAuthority();
+      expect(ca).toContain('BEGIN CERTIFICATE');
+      const dispatcher = new Agent({ connect: { ca } });
+      const published = await undiciFetch(`${emulator.getHttpsUrl()}/topics/default-cache/over-tls`, {
+        method: 'POST',
+        headers: { authorization: emulator.getApiKey(), 'content-type': 'text/plain' },
+        body: 'hello',
+        dispatcher,
+      });
+      expect(published.status).toBe(204);
+      const read = await undiciFetch(
+        `${emulator.getHttpsUrl()}/topics/default-cache/over-tls?sequence_number=1&sequence_page=0`,
+        { headers: { authorization: emulator.getApiKey() }, dispatcher },
+      );
+      expect(await read.json()).toMatchObject({ items: [{ item: { value: { text: 'hello' } } }] });
+    } finally {
+      await emulator.stop({ timeout: 10_000 });
     }
   }, 120_000);
 });

@@ -26,12 +26,14 @@ describe('openapi/control.yaml', () => {
     ).toEqual(handlers.map((h) => h.operationId).sort());
   });
 
-  it('every operation but health is protected by the admin key scheme; health is open', () => {
+  it('every operation but health and the TLS authority is protected by the admin key scheme; those two are open', () => {
     expect(control.security).toEqual([{ adminKey: [] }]);
     for (const [path, item] of Object.entries(control.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
         if (method === 'parameters') continue;
-        expect(operation.security, `${method} ${path}`).toEqual(path === '/_emulator/health' ? [] : undefined);
+        expect(operation.security, `${method} ${path}`).toEqual(
+          path === '/_emulator/health' || path === '/_emulator/tls/ca.pem' ? [] : undefined,
+        );
       }
     }
   });

@@ -17,7 +17,7 @@ const read = async (query = '') => {
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
-  for (let i = 0; i < TOPICS; i++) emulator.context.store.publish('default-cache', `topic-${i}`, { text: 'x' });
+  for (let i = 0; i < TOPICS; i++) void emulator.context.store.publish('default-cache', `topic-${i}`, { text: 'x' });
 });
 afterAll(async () => {
   await emulator?.close();
