@@ -224,7 +224,7 @@ async function serve(flags: Flags): Promise<void> {
 }
 
 /** The server settings the token command takes too. */
-const tokenSettings = ['host', 'port', 'signingKey', 'endpoint'] as const;
+const tokenSettings = ['host', 'port', 'httpsPort', 'signingKey', 'endpoint'] as const;
 
 interface TokenFlags extends Flags {
   cache: string;
@@ -236,8 +236,8 @@ interface TokenFlags extends Flags {
 }
 
 async function printToken(flags: TokenFlags): Promise<void> {
-  const { host, port, signingKey, config, endpoint: tokenEndpoint } = flags;
-  const settings = await settingsFrom({ host, port, signingKey, config, endpoint: tokenEndpoint });
+  const { host, port, httpsPort, signingKey, config, endpoint: tokenEndpoint } = flags;
+  const settings = await settingsFrom({ host, port, httpsPort, signingKey, config, endpoint: tokenEndpoint });
   const permission = {
     role: flags.role,
     cache: flags.cache,
@@ -245,7 +245,10 @@ async function printToken(flags: TokenFlags): Promise<void> {
   };
   const parsed = parsePermissions([permission]);
   if ('problem' in parsed) throw new SettingsError(parsed.problem);
-  const endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
+  // As the server writes it: its HTTPS port when that is on.
+  const endpoint =
+    settings.endpoint ??
+    (settings.httpsPort ? `localhost:${settings.httpsPort}` : defaultEndpoint(settings.host, settings.port));
   const issued = await issueToken(
     {
       permissions: parsed.permissions,

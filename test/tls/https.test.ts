@@ -195,6 +195,13 @@ describe('--https-port with --endpoint and with your own certificate', () => {
     expect(run.stderr()).toMatch(/Cannot read the TLS certificate/);
   });
 
+  it('the token command writes the HTTPS endpoint, as the server does', async () => {
+    const run = runCli(['token', '--https-port', '4547', '--cache', 'default-cache', '--role', 'subscribeonly']);
+    expect(await run.exited).toBe(0);
+    const token = run.stdout().trim();
+    expect(JSON.parse(Buffer.from(token, 'base64').toString()).endpoint).toBe('localhost:4547');
+  });
+
   it('answers 404 for the authority while the HTTPS port is off', async () => {
     const plain = await start({});
     const response = await fetch(`${plain.url}/_emulator/tls/ca.pem`);
