@@ -16,6 +16,9 @@ function sameCursor(a: JournalEntry['cursor'], b: JournalEntry['cursor']): boole
   return a.sequenceNumber === b.sequenceNumber && a.sequencePage === b.sequencePage;
 }
 
+/** An error answer, or none (a dropped connection, a client that left): RequestMatcher.failed. */
+export const failed = (entry: Pick<JournalEntry, 'status'>): boolean => entry.status === null || entry.status >= 400;
+
 /** The predicate of a matcher; built once per question, run over every entry. */
 export function matcherOf(matcher: RequestMatcher): (entry: JournalEntry) => boolean {
   const statuses =
@@ -39,6 +42,7 @@ export function matcherOf(matcher: RequestMatcher): (entry: JournalEntry) => boo
     (m.bearer === undefined || e.bearer === m.bearer) &&
     (m.dropped === undefined || e.dropped === m.dropped) &&
     (m.clientGone === undefined || e.clientGone === m.clientGone) &&
+    (m.failed === undefined || failed(e) === m.failed) &&
     (m.cursor === undefined || sameCursor(e.cursor, m.cursor)) &&
     (since === undefined || e.at >= since) &&
     (until === undefined || e.at < until) &&

@@ -1135,6 +1135,8 @@ export interface components {
             bearer?: boolean;
             dropped?: boolean;
             clientGone?: boolean;
+            /** @description true: requests answered 400 or more, or with no answer (dropped, or left by their client); false: the others. */
+            failed?: boolean;
             /** @description A subscribe's cursor as sent; null matches a request that sent none. */
             cursor?: components["schemas"]["Cursor"] | null;
             /** @description At or after this time (date-time, or clock milliseconds). */
@@ -1971,6 +1973,10 @@ export interface operations {
                 topic?: components["schemas"]["ResourceName"];
                 /** @description The status answered (three digits). */
                 status?: string;
+                /** @description true for errors and unanswered requests only (RequestMatcher.failed), false for the others. */
+                failed?: "true" | "false";
+                /** @description The error code answered (`limit_exceeded`, ...). */
+                code?: string;
                 /** @description A client identity as journalled (`token:<id>`, `token:#<digest>`, `key:#<digest>`). */
                 client?: string;
                 /** @description Requests that arrived at or after this time (clock). */

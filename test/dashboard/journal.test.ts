@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
-import { decidedByText, entryMatches, isFailure } from '../../dashboard/journal.js';
+import { cursorText, decidedByText, isFailure, itemsText, recordLines } from '../../dashboard/journal.js';
+import { requestsPath as requestPath } from '../../dashboard/views/requests.js';
 import { controlAjv } from '../../emulator/control/validation.js';
 import { clientList, requestList, retriedAtOnce, throttledPoll } from './journal-fixtures.js';
 
 // The Requests view's reading of journal entries, and the fixtures the browser suite serves as
 // the journal's answers.
+
+const noFilters = { operation: '', status: '', topic: '', client: '', protocol: '' as const, failed: false };
 
 describe("the dashboard's reading of the request journal", () => {
   it('says what decided an answer: a fault rule, chaos, a limit, a drop, a client gone, or nothing', () => {
@@ -19,16 +22,24 @@ describe("the dashboard's reading of the request journal", () => {
     expect(decidedByText(retriedAtOnce)).toBe('');
   });
 
-  it('filters by every word of the filter, and by failures', () => {
-    expect(requestList.entries.filter((e) => entryMatches(e, '429 subscribe', false))).toEqual([throttledPoll]);
-    expect(requestList.entries.filter((e) => entryMatches(e, 'FAULT f1', false))).toEqual([throttledPoll]);
-    expect(requestList.entries.filter((e) => entryMatches(e, 'key:#', false)).map((e) => e.id)).toEqual([2]);
-    expect(requestList.entries.filter((e) => entryMatches(e, '', true))).toEqual([throttledPoll]);
-    expect([
-      entryMatches({ ...retriedAtOnce, protocol: 'grpc' }, 'grpc', false),
-      entryMatches(retriedAtOnce, 'grpc', false),
-    ]).toEqual([true, false]);
-    expect(isFailure({ ...retriedAtOnce, status: null, clientGone: true })).toBe(true);
+  it("reads a cursor, the items delivered and every fact of a record; failures are the journal's own", () => {
+    expect(cursorText(throttledPoll)).toMatch(/^\d+@\d+$|^\(none\)$/);
+    expect(cursorText({ ...retriedAtOnce, operation: 'publish' })).toBe('');
+    expect(itemsText({ ...throttledPoll, status: 200, items: [3, 4, 5], page: 1795333926, discontinuity: null })).toBe(
+      '3–5 on 1795333926',
+    );
+    expect(itemsText({ ...throttledPoll, status: 200, items: [], page: null, discontinuity: null })).toBe('none');
+    const lines = Object.fromEntries(recordLines(throttledPoll));
+    expect(lines['decided by']).toBe('fault f1');
+    expect(lines['status']).toBe('429');
+    expect(lines['credential']).toMatch(/never recorded/);
+    expect(Object.values(lines).join(' ')).not.toMatch(/topics-emulator-dev-key/);
+    expect(isFailure({ status: null })).toBe(true);
+    expect(isFailure({ status: 204 })).toBe(false);
+    expect(requestPath({ ...noFilters, status: '42', failed: true })).toBe('/_emulator/requests?failed=true');
+    expect(requestPath({ ...noFilters, status: '429', topic: ' orders ', protocol: 'grpc' })).toBe(
+      '/_emulator/requests?status=429&topic=orders&protocol=grpc',
+    );
   });
 
   // The fixtures must be valid answers of the document (so the views are tested against the real shapes).

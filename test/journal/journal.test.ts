@@ -94,6 +94,9 @@ describe('the journal ring', () => {
     expect(journal.count({ since: 20, until: 30 })).toBe(1);
     expect(journal.count({ since: new Date(25).toISOString() })).toBe(1);
     expect(journal.count({ topicPrefix: 't', client: 'token:b' })).toBe(0);
+    // failed: errors and requests with no answer; false for the rest.
+    expect(journal.count({ failed: true })).toBe(2);
+    expect(journal.count({ failed: false })).toBe(1);
   });
 });
 
@@ -192,6 +195,14 @@ describe('the journal of a running emulator', () => {
     expect((await client.control('GET', '/clients')).status).toBe(200);
     // The reads above are not in the journal; the fault's control call is.
     expect(await emulator.countRequests({ plane: 'control' })).toEqual({ count: 1 });
+    // The dashboard's filters are these: errors only, and an error code, over the whole journal.
+    const failures = (await (await client.control('GET', '/requests?failed=true')).json()) as { entries: unknown[] };
+    expect(failures.entries).toHaveLength(1);
+    const byCode = (await (await client.control('GET', '/requests?code=limit_exceeded&failed=false')).json()) as {
+      entries: unknown[];
+    };
+    expect(byCode.entries).toEqual([]);
+    expect((await client.control('GET', '/requests?failed=yes')).status).toBe(400);
     expect((await client.control('GET', '/requests?status=9')).status).toBe(400);
     expect((await client.control('POST', '/requests/count', { colour: 'red' })).status).toBe(400);
     await expect(emulator.requests({ limit: 0 })).rejects.toThrow(/invalid/);
