@@ -1,6 +1,7 @@
 import { chaosKinds, faultCodes, faultStatuses, operations } from '../../openapi/generated/control-enums.js';
 import type { Chaos, ChaosInput, Fault, FaultRuleInput } from '../../openapi/generated/control-types.js';
 import { control } from '../api.js';
+import { timeOf } from '../format.js';
 import { html } from '../html.js';
 import { definedOnly, Empty, fieldsOf, numberField, onSubmit, Panel, type ViewProps, Table } from './common.js';
 
@@ -93,7 +94,7 @@ export function FaultsPanel({ state, run }: ViewProps) {
     title="Faults"
     id="faults"
     actions=${
-      state.faults.length > 0
+      state.faults.length > 0 || state.endedFaults.length > 0
         ? html`<button
             type="button"
             class="small"
@@ -120,6 +121,26 @@ export function FaultsPanel({ state, run }: ViewProps) {
           >
             ${state.faults.map((fault) => html`<${FaultRow} key=${fault.id} fault=${fault} run=${run} />`)}
           <//>`
+    }
+    ${
+      state.endedFaults.length === 0
+        ? null
+        : html`<h3>Ended</h3>
+            <${Table}
+              columns=${['Id', 'Rule', 'Fired', 'Ended', { label: 'When', className: 'opt' }]}
+              className="ended"
+            >
+              ${state.endedFaults.map(
+                (fault) =>
+                  html`<tr key=${fault.id} data-ended-fault=${fault.id}>
+                    <td><code>${fault.id}</code></td>
+                    <td>${ruleSummary(fault.rule)}</td>
+                    <td class="num">${fault.fired}</td>
+                    <td>${fault.endedBecause ?? ''}</td>
+                    <td class="opt time">${fault.endedAt ? timeOf(Date.parse(fault.endedAt)) : ''}</td>
+                  </tr>`,
+              )}
+            <//>`
     }
     <form class="grid-form" onSubmit=${submit} aria-label="Inject a fault">
       <h3>Inject a fault</h3>

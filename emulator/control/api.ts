@@ -26,6 +26,7 @@ type Unchanged =
   | 'reset'
   | 'clock'
   | 'faults'
+  | 'endedFaults'
   | 'fault'
   | 'removeFault'
   | 'clearFaults'
@@ -91,6 +92,7 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
     advanceClock: (ms) => c.setClock(checked('ClockInput', { advanceMs: ms })),
     addFault: (rule) => c.addFault(checked('FaultRuleInput', rule)),
     faults: () => c.faults(),
+    endedFaults: () => c.endedFaults(),
     fault: (id) => c.fault(id),
     removeFault: (id) => c.removeFault(id),
     clearFaults: () => c.clearFaults(),

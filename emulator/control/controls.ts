@@ -139,6 +139,7 @@ export class EmulatorControls {
       waitingSubscribers: pageOf(waitingSubscribers, page),
       waitingSubscriberCount: waitingSubscribers.length,
       faults: faults.list(),
+      endedFaults: faults.ended(),
       scheduled: { topicResets: pageChanges.scheduled(), tokenWithdrawals: this.withdrawals.scheduled() },
       limits: limits.view(),
       chaos: faults.chaosView(),
@@ -270,6 +271,11 @@ export class EmulatorControls {
 
   faults(): Fault[] {
     return this.context.faults.list();
+  }
+
+  /** The rules that ended by themselves (count used up, duration over), newest first, until cleared. */
+  endedFaults(): Fault[] {
+    return this.context.faults.ended();
   }
 
   fault(id: string): Fault {

@@ -50,7 +50,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),
     op('getClock', () => ok(controls.clock())),
     op('setClock', (r) => ok(controls.setClock(body<ClockInput>(r)))),
-    op('listFaults', () => ok({ faults: controls.faults() })),
+    op('listFaults', () => ok({ faults: controls.faults(), ended: controls.endedFaults() })),
     op('addFault', (r) => created(controls.addFault(body<FaultRuleInput>(r)))),
     op('clearFaults', () => ok(controls.clearFaults())),
     op('getFault', (r) => ok(controls.fault(param(r, 'faultId')))),

@@ -36,11 +36,14 @@ const NO_DECISION: FaultDecision = {};
 
 /** The largest rule number the document's FaultId pattern (`^f[1-9][0-9]{0,8}$`) takes. */
 export const MAX_FAULT_NUMBER = 999_999_999;
+/** The most ended rules kept for the control plane and the dashboard (the newest). */
+const MAX_ENDED_RULES = 100;
 
 export class FaultInjector {
   /** Any rule or chaos: the request path checks this before anything else. */
   active = false;
   private readonly rules = new Map<string, FaultRule>();
+  private readonly endedRules: FaultView[] = [];
   private readonly ruleTimers = new Map<string, Set<ClockTimer>>();
   /** Requests a fault holds for real time: a reset or a stop answers them. */
   readonly delays = new Delays();
@@ -82,6 +85,11 @@ export class FaultInjector {
     return [...this.rules.values()].map((r) => r.view());
   }
 
+  /** Rules that ended by themselves (count used up, duration over), newest first, until cleared. */
+  ended(): FaultView[] {
+    return [...this.endedRules];
+  }
+
   remove(id: string, why = 'removed through the control plane'): FaultView {
     const rule = this.require(id);
     this.drop(rule, why);
@@ -91,6 +99,7 @@ export class FaultInjector {
   clear(): number {
     const n = this.rules.size;
     for (const rule of [...this.rules.values()]) this.drop(rule, 'every rule removed');
+    this.endedRules.length = 0;
     return n;
   }
 
@@ -207,6 +216,7 @@ export class FaultInjector {
     for (const timers of this.ruleTimers.values()) for (const timer of timers) timer.cancel();
     this.ruleTimers.clear();
     this.rules.clear();
+    this.endedRules.length = 0;
     this.chaos = undefined;
     if (!this.shared) this.nextId = 1;
     this.delays.cancelAll();
@@ -235,7 +245,7 @@ export class FaultInjector {
       else if (!rule.started) this.start(rule);
       else if (rule.endsAtMs !== undefined)
         this.after(rule, rule.endsAtMs - now, () =>
-          this.drop(rule, `its duration of ${rule.rule.durationMs} ms ended`),
+          this.drop(rule, `its duration of ${rule.rule.durationMs} ms ended`, true),
         );
     }
     this.chaos = chaos;
@@ -248,8 +258,8 @@ export class FaultInjector {
     if (rule.rule.durationMs !== undefined) {
       rule.endsAtMs = atMs + rule.rule.durationMs;
       const why = `its duration of ${rule.rule.durationMs} ms ended`;
-      if (rule.endsAtMs <= this.clock.now()) return this.drop(rule, why);
-      this.after(rule, rule.endsAtMs - this.clock.now(), () => this.drop(rule, why));
+      if (rule.endsAtMs <= this.clock.now()) return this.drop(rule, why, true);
+      this.after(rule, rule.endsAtMs - this.clock.now(), () => this.drop(rule, why, true));
     }
     if (rule.phase === 'waiting') {
       for (const entry of this.waiting) if (rule.matches(entry.facts)) this.watch(rule, entry);
@@ -374,13 +384,18 @@ export class FaultInjector {
   }
 
   private fired(rule: FaultRule): void {
-    if (rule.usedUp) this.drop(rule, `its count of ${rule.rule.count} is used up`);
+    if (rule.usedUp) this.drop(rule, `its count of ${rule.rule.count} is used up`, true);
   }
 
-  private drop(rule: FaultRule, why: string): void {
+  /** Takes a rule out; one that ended by itself stays listed among the ended ones, until cleared. */
+  private drop(rule: FaultRule, why: string, endedByItself = false): void {
     if (!this.rules.delete(rule.id)) return;
     for (const timer of this.ruleTimers.get(rule.id) ?? []) timer.cancel();
     this.ruleTimers.delete(rule.id);
+    if (endedByItself) {
+      this.endedRules.unshift({ ...rule.view(), endedAt: new Date(this.clock.now()).toISOString(), endedBecause: why });
+      if (this.endedRules.length > MAX_ENDED_RULES) this.endedRules.length = MAX_ENDED_RULES;
+    }
     this.refresh();
     this.log.info({ fault: rule.id, fired: rule.fired }, `fault rule ${rule.id} removed: ${why}`);
   }
@@ -406,7 +421,7 @@ export class FaultInjector {
     if (!rule)
       throw new EmulatorError(
         'fault_not_found',
-        `No fault rule has the id '${id}' (rules whose count is used up are removed).`,
+        `No fault rule has the id '${id}' (one that ended is listed under 'ended' in GET /_emulator/faults).`,
       );
     return rule;
   }

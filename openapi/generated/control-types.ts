@@ -703,9 +703,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             endsAt?: string;
+            /**
+             * Format: date-time
+             * @description When it ended by itself (rules listed as ended only).
+             */
+            endedAt?: string;
+            /** @description Why it ended (`its count of 3 is used up`, `its duration of 5000 ms ended`). */
+            endedBecause?: string;
         };
         FaultList: {
             faults: components["schemas"]["Fault"][];
+            /** @description Rules that ended by themselves (their count used up, their duration over), newest first, with how often they fired, until the rules are cleared (DELETE /_emulator/faults) or the emulator reset; at most 100. A rule removed on request is not listed. */
+            ended: components["schemas"]["Fault"][];
         };
         LimitsInput: {
             enabled?: boolean;
@@ -820,6 +829,8 @@ export interface components {
             /** @description How many subscribers wait in all. */
             waitingSubscriberCount: number;
             faults: components["schemas"]["Fault"][];
+            /** @description The rules that ended by themselves, as `ended` in GET /_emulator/faults. */
+            endedFaults: components["schemas"]["Fault"][];
             scheduled: {
                 topicResets: components["schemas"]["ScheduledTopicReset"][];
                 tokenWithdrawals: components["schemas"]["TokenWithdrawal"][];

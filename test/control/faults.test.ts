@@ -40,6 +40,43 @@ describe('status faults', () => {
     expect((await client.control('GET', `/faults/${fault.id}`)).status).toBe(404);
   });
 
+  it('lists a rule that ended by itself as ended, with how often it fired and why, until the rules are cleared', async () => {
+    const used = await addFault({ operation: 'publish', topic: 'ended', status: 503, count: 2 });
+    const removed = await addFault({ operation: 'publish', topic: 'never', status: 500 });
+    emulator.setClock({ mode: 'virtual' });
+    const timed = await addFault({ operation: 'subscribe', topic: 'ended', status: 500, durationMs: 5000 });
+    for (let i = 0; i < 2; i++) expect((await client.publish('ended', `m${i}`)).status).toBe(503);
+    emulator.advanceClock(5000);
+    expect((await client.control('DELETE', `/faults/${removed.id}`)).status).toBe(200);
+    const listed = (await (await client.control('GET', '/faults')).json()) as {
+      faults: unknown[];
+      ended: { id: string; fired: number; remaining: number | null; endedBecause: string; endedAt: string }[];
+    };
+    expect(listed.faults).toEqual([]);
+    // Newest first; the rule removed on request is not among them.
+    expect(listed.ended.map((f) => [f.id, f.fired, f.endedBecause])).toEqual([
+      [timed.id, 0, 'its duration of 5000 ms ended'],
+      [used.id, 2, 'its count of 2 is used up'],
+    ]);
+    expect(listed.ended[1]!.remaining).toBe(0);
+    expect(emulator.state().endedFaults.map((f) => f.id)).toEqual([timed.id, used.id]);
+    expect(((await (await client.control('GET', `/faults/${used.id}`)).json()) as { message: string }).message).toMatch(
+      /listed under 'ended'/,
+    );
+    expect((await client.control('DELETE', '/faults')).status).toBe(200);
+    expect(emulator.endedFaults()).toEqual([]);
+  });
+
+  it('keeps the newest 100 ended rules, and a reset forgets them', async () => {
+    for (let i = 0; i < 105; i++) await addFault({ operation: 'publish', topic: `ended-${i}`, status: 503, count: 1 });
+    for (let i = 0; i < 105; i++) await client.publish(`ended-${i}`, 'm');
+    const ended = emulator.endedFaults();
+    expect(ended).toHaveLength(100);
+    expect(ended[0]!.rule.topic).toBe('ended-104');
+    emulator.reset();
+    expect(emulator.endedFaults()).toEqual([]);
+  });
+
   it.each([
     [400, 'invalid_request'],
     [401, 'invalid_token'],
