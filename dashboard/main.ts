@@ -14,6 +14,7 @@ import {
   type PublishedEvent,
 } from './feed.js';
 import { html } from './html.js';
+import { withPublished } from './state-updates.js';
 import { LiveConnection, type LiveStatus } from './live.js';
 import type { SseEvent } from './sse-parser.js';
 import { ClientsPanel } from './views/clients.js';
@@ -72,6 +73,11 @@ function App() {
   const [selected, setSelected] = useState<TopicKey | undefined>();
   const [tab, setTab] = useState<Tab>('topics');
   const [notice, setNotice] = useState<Notice | undefined>();
+  // An action's notice belongs to the view it was taken in.
+  const openTab = (next: Tab) => {
+    if (next !== tab) setNotice(undefined);
+    setTab(next);
+  };
   const [confirmingReset, setConfirmingReset] = useState(false);
   const [journalVersion, setJournalVersion] = useState(0);
   /** Counts the event stream's hellos: a reconnect reads the selected topic's retained messages again. */
@@ -155,6 +161,8 @@ function App() {
           const published = data as unknown as PublishedEvent;
           const key = feedKey(published.cache, published.topic);
           updateFeeds((all) => all.set(key, addPublished(all.get(key) ?? emptyFeed, published)));
+          // The topic's row follows at once, not at the next read of the state.
+          setState((old) => old && withPublished(old, published));
           setSelected((current) => current ?? { cache: published.cache, topic: published.topic });
           return scheduleRefresh();
         }
@@ -323,7 +331,7 @@ function App() {
       ${
         confirmingReset
           ? html`<span class="confirm" role="group" aria-label="Confirm the reset">
-              Clear topics, faults, chaos draws, limits' counters and the clock?
+              Clear topics, faults, chaos draws, limits' counters, the request journal and the clock?
               <button type="button" class="danger" onClick=${reset}>Confirm reset</button>
               <button type="button" onClick=${() => setConfirmingReset(false)}>Cancel</button>
             </span>`
@@ -350,7 +358,7 @@ function App() {
             class=${t === tab ? 'tab current' : 'tab'}
             data-tab=${t}
             aria-current=${t === tab ? 'page' : undefined}
-            onClick=${() => setTab(t)}
+            onClick=${() => openTab(t)}
           >
             ${labels[t]}${counts[t] ? html` <span class="count">${counts[t]}</span>` : null}
           </button>`,
@@ -380,7 +388,7 @@ function App() {
                 <div class="stack">
                   <${TopicsPanel} ...${props} selected=${selected} select=${setSelected} /><${GlancePanel}
                     state=${props.state}
-                    open=${(t: string) => setTab(t as Tab)}
+                    open=${(t: string) => openTab(t as Tab)}
                   />
                 </div>
                 <${MessagesPanel}

@@ -61,7 +61,7 @@ export function TopicsPanel(props: ViewProps & { selected: TopicKey | undefined;
       </div>`;
     })}
     <${PublishForm} ...${props} />
-    ${selected ? html`<${SchedulePageChange} selected=${selected} run=${props.run} />` : null}
+    ${selected ? html`<${PageChange} key=${`${selected.cache}/${selected.topic}`} selected=${selected} run=${props.run} />` : null}
   <//>`;
 }
 
@@ -87,10 +87,6 @@ function PublishForm({
       select(target);
     });
   });
-  const changePage = () => {
-    if (!selected) return;
-    void run('Change page', () => control('POST', `/_emulator${topicPath(selected.cache, selected.topic)}/reset`));
-  };
   return html`<form class="publish" onSubmit=${submit} aria-label="Publish a message">
     <h3>Publish a message</h3>
     <div class="row">
@@ -113,17 +109,40 @@ function PublishForm({
     <label>Message <textarea name="message" rows="2" placeholder="hello"></textarea></label>
     <div class="row">
       <button type="submit">Publish</button>
-      <button
-        type="button"
-        onClick=${changePage}
-        disabled=${!selected}
-        title=${selected ? `Evict and recreate ${selected.topic}: a new page, numbering from 1` : 'Select a topic first'}
-      >
-        Change page
-      </button>
     </div>
     <p class="answer" role="status" aria-live="polite" data-testid="publish-answer">${answer}</p>
   </form>`;
+}
+
+/** A page change now (after a confirmation: its subscribers get a discontinuity), or later. */
+function PageChange({ selected, run }: Pick<ViewProps, 'run'> & { selected: TopicKey }) {
+  const [confirming, setConfirming] = useState(false);
+  const changePage = () => {
+    setConfirming(false);
+    void run('Change page', () => control('POST', `/_emulator${topicPath(selected.cache, selected.topic)}/reset`));
+  };
+  return html`<section class="page-change" aria-label="Change the page">
+    <h3>Change the page of ${selected.topic}</h3>
+    ${
+      confirming
+        ? html`<span class="confirm" role="group" aria-label="Confirm the page change">
+            Evict ${selected.cache}/${selected.topic}? Its subscribers get a discontinuity; numbering starts at 1 on a
+            new page.
+            <button type="button" class="danger" onClick=${changePage}>Confirm page change</button>
+            <button type="button" onClick=${() => setConfirming(false)}>Cancel</button>
+          </span>`
+        : html`<div class="row">
+            <button
+              type="button"
+              onClick=${() => setConfirming(true)}
+              title=${`Evict and recreate ${selected.topic}: a new page, numbering from 1`}
+            >
+              Change page
+            </button>
+          </div>`
+    }
+    <${SchedulePageChange} selected=${selected} run=${run} />
+  </section>`;
 }
 
 /** A page change later: after the message numbered N, or after some clock time. */

@@ -80,7 +80,12 @@ describe('the dashboard', () => {
     await publish(emulator, 'orders', 'order 2 paid');
     await publish(emulator, 'orders', '{"id":3,"state":"shipped"}');
     await page.waitForSelector('tr.message[data-sequence="3"]', { timeout: 1000 });
+    // Changing the page asks first: its subscribers get a discontinuity.
+    const before = emulator.state().topics.find((t) => t.topic === 'orders')!.page;
     await page.click(byRole('button', 'Change page'));
+    await waitForText('[aria-label="Confirm the page change"]', 'Its subscribers get a discontinuity');
+    expect(emulator.state().topics.find((t) => t.topic === 'orders')!.page).toBe(before);
+    await page.click(byRole('button', 'Confirm page change'));
     await page.waitForSelector('tr.marker[data-marker=page]', { timeout: 1000 });
     const { page: changed } = emulator.state().topics.find((t) => t.topic === 'orders')!;
     expect(await textOf('tr.marker[data-marker=page]')).toContain(`page ${changed} numbers from #1`);
@@ -257,6 +262,54 @@ describe('the dashboard', () => {
     await page.type('form[aria-label="Revoke a token"] input[name=tokenId]', 'client-2');
     await page.click(byRole('button', 'Revoke token'));
     await waitForText('main', 'client-2 revoked');
+    // The notice shows its curl line whole, on one line (scrolled sideways, never broken in the URL).
+    const curl = await page.$eval('[data-testid=notice] .curl', (el) => ({
+      whiteSpace: getComputedStyle(el).whiteSpace,
+      height: el.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.4,
+    }));
+    expect(curl.whiteSpace).toBe('nowrap');
+    expect(curl.height).toBeLessThan(curl.lineHeight * 2 + 16);
+    // An action's notice belongs to its view: another tab does not show it.
+    await openTab('clock');
+    expect(await page.$('[data-testid=notice]')).toBeNull();
+  });
+
+  it('shows every role in the token form whole, at 420 and 1280 pixels wide', async () => {
+    for (const width of [420, 1280]) {
+      await page.setViewport({ width, height: 900 });
+      await openTab('tokens');
+      const fits = await page.$eval('form[aria-label="Issue a token"] select[name=role]', (select) => {
+        const probe = document.createElement('span');
+        probe.style.font = getComputedStyle(select).font;
+        probe.style.position = 'absolute';
+        probe.textContent = 'publishsubscribe';
+        document.body.append(probe);
+        const style = getComputedStyle(select);
+        const box = ['paddingLeft', 'paddingRight', 'borderLeftWidth', 'borderRightWidth'] as const;
+        // The text, the select's own padding and border, and Chromium's arrow (about 20 px).
+        const needed = probe.getBoundingClientRect().width + box.reduce((sum, p) => sum + parseFloat(style[p]), 0) + 20;
+        probe.remove();
+        return { width: select.getBoundingClientRect().width, needed };
+      });
+      expect(fits.width, `at ${width} px`).toBeGreaterThanOrEqual(fits.needed);
+    }
+    await page.setViewport({ width: 1280, height: 800 });
+  });
+
+  it("shows a topic's next number with each message, not one message behind", async () => {
+    await openTab('topics');
+    for (let n = 0; n < 3; n++) {
+      const { nextSequenceNumber } = emulator.state().topics.find((t) => t.topic === 'orders')!;
+      expect((await publish(emulator, 'orders', `next number ${n}`)).status).toBe(204);
+      await page.waitForSelector(`tr.message[data-sequence="${nextSequenceNumber}"]`, { timeout: 1000 });
+      // The moment the message is listed, its topic's row already shows the number after it.
+      const shown = await page.$eval(
+        'table.topics tbody tr.selected td:nth-child(3)',
+        (cell) => cell.textContent?.trim() ?? '',
+      );
+      expect(shown).toBe(String(nextSequenceNumber + 1));
+    }
   });
 
   it('shows the request journal and the client findings, or says this version has none', async () => {
@@ -396,6 +449,7 @@ describe('the dashboard', () => {
     await openTab('topics');
     await page.click(byRole('button', 'Reset emulator'));
     expect(emulator.state().topics.length).toBeGreaterThan(0); // nothing happens before the confirmation
+    expect(await textOf('[aria-label="Confirm the reset"]')).toContain('the request journal');
     await page.click(byRole('button', 'Confirm reset'));
     await waitForText('main', 'No topic yet');
     expect(emulator.state()).toMatchObject({ topics: [], clock: { mode: 'real' } });
