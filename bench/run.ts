@@ -20,7 +20,7 @@ import type { ServerSpec } from './servers/server-spec.js';
 import { describeMachine } from './report/machine.js';
 import { formatTable } from './report/table.js';
 
-// `npm run bench [-- --json [PATH]] [--long] [--runs N] [--only a,b]`: every figure of issue 6,
+// `npm run bench [-- --json [PATH]] [--long] [--runs N] [--only a,b]`: every figure,
 // each side by side with its baseline in the same run, as one table (or JSON).
 // Start-up runs first, while nothing else of the bench is alive.
 // `npm run bench -- --profile publish|fanout|startup`: CPU profiles of the emulator and its baseline

@@ -9,10 +9,18 @@ import { parseDuration } from './durations.js';
 import { examCommand } from './exam/command.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { widenInliningBudget } from './inlining-budget.js';
+import { keepTickShape } from './tick-shape.js';
 import { limitsProfileOf } from './limits/account-limits.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { helpOf } from './settings-help.js';
-import { configOption, ENV_PREFIX, settingKeys, settingsTable, type SettingRow } from './settings-table.js';
+import {
+  configOption,
+  ENV_PREFIX,
+  settingGroups,
+  settingKeys,
+  settingsTable,
+  type SettingRow,
+} from './settings-table.js';
 import { defaultTlsDir } from './tls/dir.js';
 import { redactedUrl } from './topics/open-store.js';
 import { version } from './version.js';
@@ -202,6 +210,7 @@ async function serve(flags: Flags): Promise<void> {
   // This process is the emulator's own: V8 may be tuned for its request path (inlining-budget.ts).
   const settings = await settingsFrom(flags);
   const budget = widenInliningBudget(settings.store);
+  keepTickShape();
   const emulator = await startServing(settings);
   emulator.context.log.debug(
     { inliningBudget: budget },
@@ -288,8 +297,23 @@ const program = usageErrors(
     .version(version)
     .enablePositionalOptions(),
 );
-for (const option of settingOptions.values()) program.addOption(option);
-program.addOption(configFileOption);
+for (const [group, keys] of Object.entries(settingGroups))
+  for (const key of keys) program.addOption(settingOptions.get(key)!.helpGroup(`${group}:`));
+program.addOption(configFileOption.helpGroup('Logging:'));
+program.addHelpText(
+  'after',
+  `
+Examples:
+  npx topics-emulator                                 serve on 127.0.0.1:4545 (the provider's SDKs on 4546)
+  npx topics-emulator --https-port 4547               also over TLS, for https://api.cache.localhost:4547
+  npx topics-emulator --scenario faults.yaml          start with fault rules and page changes
+  npx topics-emulator --store redis://127.0.0.1:6379  a replica sharing its topics through Redis
+  npx topics-emulator token --topic news --role subscribeonly --ttl 1h
+  npx topics-emulator exam -- node my-client.mjs      judge your client through a gauntlet of faults
+  npx topics-conformance --base-url URL --token T     check any endpoint, live or emulated, against the contract
+
+Every option is also an environment variable (shown) and a key of a --config file.`,
+);
 program.action((flags: Flags) => serve(flags));
 
 const token = program

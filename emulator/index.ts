@@ -11,7 +11,6 @@ import { controlApi, type EmulatorControlApi } from './control/api.js';
 import { ScenarioError } from './scenario/load.js';
 import { loadStateFile, StateFileError, writeStateFile } from './snapshot/state-file.js';
 import { resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
-import { keepTickShape } from './tick-shape.js';
 
 export type { EmulatorSettings } from './settings.js';
 export { DEV_API_KEY, defaultSettings, SettingsError } from './settings.js';
@@ -135,7 +134,6 @@ function hostForUrl(host: string): string {
 export async function startEmulator(options: Partial<EmulatorSettings> = {}): Promise<RunningEmulator> {
   const settings = resolveSettings(options);
   checkControlPlaneExposure(settings);
-  keepTickShape();
   const clock = new Clock();
   // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
   const grpcWeb: GrpcWebTarget = { internalPort: undefined };

@@ -7,9 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 // HTTP parser callbacks), so Node's stream and HTTP code they would otherwise inline stays a
 // call: `Readable.push`, `resOnFinish`, `addListener`, `Writable.write`, ... (seen with
 // `--trace-turbo-inlining`). That is why every step of the path cost more than its own samples in
-// a profile (BENCHMARKS.md, twelfth session). A budget of four times the default puts them back:
-// publish throughput +0.06× of B-fastify on Node 20 and 22, +0.03× on Node 24 (sixteenth
-// session). Above V8's absolute cap (4,600 bytes) a larger budget changes nothing.
+// a profile (BENCHMARKS.md). A budget of four times the default puts them back:
+// publish throughput +0.06× of B-fastify on Node 20 and 22, +0.03× on Node 24. Above V8's absolute cap (4,600 bytes) a larger budget changes nothing.
 //
 // Node's documentation warns that a V8 flag changed after start-up may do nothing or misbehave.
 // This one is a number TurboFan reads each time it plans a compilation, set before any request is
@@ -32,7 +31,7 @@ export const INLINING_BUDGET = 3680;
 /**
  * The budget the CLI sets in a process Node started with these flags, serving topics from this
  * store: none when Node was given one (V8 reads `-` and `_` alike), or when the topics live in
- * Redis, where the wider budget measured slower (BENCHMARKS.md, sixteenth session).
+ * Redis, where the wider budget measured slower (BENCHMARKS.md).
  */
 export function inliningBudgetFor(execArgv: readonly string[], store: string): number | null {
   const given = execArgv.some((flag) => flag.replaceAll('_', '-').split('=')[0] === INLINING_BUDGET_FLAG);

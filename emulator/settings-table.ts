@@ -375,3 +375,42 @@ export const settingsSchema = {
   additionalProperties: false,
   properties: Object.fromEntries(settingKeys.map((key) => [key, row(key).schema])),
 };
+
+/** The settings by what they are for, as `--help` groups them: every setting in exactly one group. */
+export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
+  'Where it listens': ['host', 'port', 'grpcPort', 'httpsPort', 'tlsDir', 'tlsCert', 'tlsKey', 'endpoint'],
+  'Topics and how the service answers': [
+    'caches',
+    'payloadLimitBytes',
+    'retention',
+    'maxBatch',
+    'longPollTimeoutMs',
+    'firstSubscribe',
+    'discontinuity',
+    'contentTypes',
+    'maxWaitingSubscribers',
+    'requestTimeoutMs',
+    'grpcHeartbeatMs',
+  ],
+  'Faults, limits and judging clients': [
+    'scenario',
+    'limits',
+    'limitOperationsPerSecond',
+    'limitConcurrentSubscriptions',
+    'chaosSeed',
+    'chaosRate',
+    'journalSize',
+  ],
+  'Store and state': ['store', 'storePrefix', 'stateFile'],
+  'Credentials and security': [
+    'apiKeys',
+    'signingKey',
+    'grpcEmptyToken',
+    'controlPlane',
+    'adminKey',
+    'corsOrigins',
+    'controlCorsOrigins',
+    'allowedHosts',
+  ],
+  Logging: ['logLevel'],
+};

@@ -7,9 +7,9 @@ import { createHook } from 'node:async_hooks';
 // then see a new map each time; after four they are megamorphic, and from then on (Node 20 and 22
 // at least) every tick object is built through V8's runtime, not the optimised code: 15–25 % of
 // the emulator's publish throughput in a process that falls into it, which depends on when its
-// full collections happen (BENCHMARKS.md, tenth session). One tick object kept alive keeps its
-// maps, so the stores stay monomorphic. Process-wide and harmless: it also helps the code of an
-// app that starts the emulator in its own process.
+// full collections happen (BENCHMARKS.md). One tick object kept alive keeps its
+// maps, so the stores stay monomorphic. Process-wide, so only the CLI's server command, which
+// owns its process, does it; startEmulator() in someone else's process leaves V8 alone.
 
 let kept: object | undefined;
 

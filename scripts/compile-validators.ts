@@ -1,5 +1,5 @@
 // Generates the validators the emulator needs at start as plain code (Ajv's standalone mode),
-// so that no JSON Schema is compiled when it starts (issue 6: Ajv was a third of start-up):
+// so that no JSON Schema is compiled when it starts (Ajv was a third of start-up):
 //   emulator/generated/topics-validators.ts: the path, query and header parameters of each
 //     operation in openapi/topics.yaml, with the options fastify's own validator compiler uses
 //     (@fastify/ajv-compiler's defaults and ajv-formats: same coercion, same errors);

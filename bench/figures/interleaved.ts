@@ -6,8 +6,8 @@ import { alternating, type Contender } from './figure.js';
 
 // Servers compared by loading them in turn, a fraction of a second each, many times over, while
 // they stand side by side on the server's CPU (the idle one waits in epoll and uses none). On
-// these machines the host's speed moves by up to 2× within seconds (BENCHMARKS.md, ninth
-// session): servers measured one after the other for seconds each (autocannon, as the first sessions did) were
+// these machines the host's speed moves by up to 2× within seconds: servers
+// measured one after the other for seconds each (as autocannon does) are
 // judged by the host's moment as much as by their own cost (one run's per-round ratios spanned
 // 0.32–1.08×). Turns of 300 ms share every such swing between the servers. Each round still
 // starts every server afresh: the same build scatters by ±5% from one process to the next.

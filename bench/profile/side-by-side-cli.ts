@@ -5,8 +5,8 @@ import { cpuPerRequestUs, interleavedRounds, rateOf } from '../figures/interleav
 import { bFastify, publishRounds } from '../figures/throughput.js';
 
 // Several builds of the emulator (or one build with several settings) and B-fastify, loaded in
-// turn in the same rounds as the throughput figure: how the knock-out tables in BENCHMARKS.md
-// (twelfth session) were measured. Each build is a copy of `dist/` (a hand-edited
+// turn in the same rounds as the throughput figure: how knock-out tables (one step taken out at a
+// time) are measured. Each build is a copy of `dist/` (a hand-edited
 // one, to take a step out); each is compared with B-fastify in the same run, so the copies are
 // compared with each other.
 //

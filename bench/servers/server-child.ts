@@ -36,16 +36,26 @@ async function startEmulator(): Promise<Emulator> {
 interface InliningBudgetModule {
   widenInliningBudget: (store: string) => number | null;
 }
+interface TickShapeModule {
+  keepTickShape: () => void;
+}
 
-/** V8's inlining budget set as the CLI would set it for this server's store (emulator/inlining-budget.ts), from the same build. */
-async function widenInliningBudget(): Promise<void> {
-  const module = join(dirname(spec.emulatorModule ?? emulatorModule), 'inlining-budget.js');
-  const { widenInliningBudget } = (await import(pathToFileURL(module).href)) as InliningBudgetModule;
+/**
+ * V8 tuned as the CLI's server command tunes its own process (emulator/inlining-budget.ts for this
+ * server's store, emulator/tick-shape.ts), from the same build.
+ */
+async function tuneAsTheCli(): Promise<void> {
+  const dir = dirname(spec.emulatorModule ?? emulatorModule);
+  const { widenInliningBudget } = (await import(
+    pathToFileURL(join(dir, 'inlining-budget.js')).href
+  )) as InliningBudgetModule;
   widenInliningBudget((spec.settings?.['store'] as string | undefined) ?? 'memory');
+  const { keepTickShape } = (await import(pathToFileURL(join(dir, 'tick-shape.js')).href)) as TickShapeModule;
+  keepTickShape();
 }
 
 async function start(): Promise<RunningServer & { apiKey: string; grpcEndpoint?: string }> {
-  if (spec.inliningBudget ?? spec.kind === 'ours') await widenInliningBudget();
+  if (spec.inliningBudget ?? spec.kind === 'ours') await tuneAsTheCli();
   if (spec.kind === 'b-grpc') {
     const running = await startBGrpc();
     return { url: '', apiKey: '', grpcEndpoint: running.grpcEndpoint, close: () => running.close() };

@@ -16,11 +16,11 @@ export interface ServerSpec {
    */
   probes?: boolean;
   /**
-   * Whether the child sets V8's inlining budget as the CLI would (the built emulator's
-   * inlining-budget.js: with topics in memory, not with a Redis store) before its server starts:
-   * by default for `ours`, which is then measured as `npx topics-emulator` runs it; false
-   * measures it as started in an app's own process. A baseline given true runs with the CLI's
-   * budget too.
+   * Whether the child tunes V8 as the CLI's server command tunes its own process (the built
+   * emulator's inlining-budget.js, with topics in memory only, and tick-shape.js) before its server
+   * starts: by default for `ours`, which is then measured as `npx topics-emulator` runs it; false
+   * measures it as started in an app's own process. A baseline given true runs tuned the same way
+   * (like with like).
    */
   inliningBudget?: boolean;
 }

@@ -1,5 +1,5 @@
 // Control-level rules: the contract's stream properties under conditions only the
-// emulator's control plane can create on demand (issue 3): page changes, 429s, token
+// emulator's control plane can create on demand: page changes, 429s, token
 // expiry, resets. Each skips with the reason when its endpoint is missing.
 import { describeValue } from '../elements.js';
 import type { Exchange } from '../exchange.js';

@@ -15,7 +15,7 @@ export const MAX_TOKEN_TTL_SECONDS = tokenTtlSeconds.max; // disposable tokens e
 const ALGORITHM = 'HS256';
 
 // jose is loaded with the first token signed or verified, not at start: an emulator used with
-// API keys only never pays for it (issue 6, start-up).
+// API keys only never pays for it.
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 

@@ -63,7 +63,7 @@ export function prepareControlScope(
 ): void {
   scope.setValidatorCompiler(({ schema }) => {
     // Compiled on the route's first request, not at start: most runs never call most of the
-    // control plane (issue 6, start-up). compileCheck caches per schema object.
+    // control plane. compileCheck caches per schema object.
     let check: ReturnType<typeof compileCheck> | undefined;
     // fastify reads `errors` from the validator; the message is already a sentence.
     const validate = (value: unknown) => {

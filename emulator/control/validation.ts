@@ -10,7 +10,7 @@ import { nearest } from '../nearest.js';
 // drift. Strict about input: no type coercion, unknown members are errors, not dropped.
 //
 // Ajv is loaded, and each schema compiled, on first use: a run that never calls the control
-// plane never pays for it (it was a third of the start-up time: issue 6).
+// plane never pays for it (it was a third of the start-up time).
 
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;

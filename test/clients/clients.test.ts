@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../../emulator/index.js';
 import { parked, publish, Subscriber, type Style } from './clients.js';
 
-// Public HTTP clients against the emulator's defaults, as a new user meets them (issue 11): each
+// Public HTTP clients against the emulator's defaults, as a new user meets them: each
 // message is delivered once, nothing is lost across a page change or an emulator restart, and
 // no client spins (requests per delivered message stay small). Publishes are sent while the
 // subscriber's poll waits, as in production, where a subscriber is connected before others publish.

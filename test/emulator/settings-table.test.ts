@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { helpOf } from '../../emulator/settings-help.js';
-import { defaultSettings, settingKeys, settingsSchema, settingsTable } from '../../emulator/settings-table.js';
+import {
+  defaultSettings,
+  settingGroups,
+  settingKeys,
+  settingsSchema,
+  settingsTable,
+} from '../../emulator/settings-table.js';
 import { readmePath, readmeWithSettings, settingsTableMarkdown } from '../../scripts/settings-readme.js';
 
 describe('the settings table', () => {
@@ -9,6 +15,12 @@ describe('the settings table', () => {
     const readme = readFileSync(readmePath, 'utf8');
     expect(readme).toContain(settingsTableMarkdown());
     expect(readmeWithSettings(readme)).toBe(readme);
+  });
+
+  it('puts every setting in exactly one of the help groups', () => {
+    const grouped = Object.values(settingGroups).flat();
+    expect([...grouped].sort()).toEqual([...settingKeys].sort());
+    expect(new Set(grouped).size).toBe(grouped.length);
   });
 
   it('gives every setting one flag, one environment variable and one schema', () => {

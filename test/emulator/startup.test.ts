@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Start-up time (issue 6) comes mostly from what is loaded and compiled before the first
+// Start-up time comes mostly from what is loaded and compiled before the first
 // request. These libraries are loaded on first use only; the check runs in a fresh process.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,7 +9,7 @@ import { until } from '../helpers/emulator.js';
 import { reportFigure } from './figures.js';
 import { rawExchange, requestHead } from './raw-http.js';
 
-// A web page cannot abuse the emulator (issue 14, part 3; README "Security"): a DNS-rebinding
+// A web page cannot abuse the emulator (README "Security"): a DNS-rebinding
 // Host, a foreign Origin on every control operation, cross-site form posts, preflights for every
 // route and method of the documents; and the legitimate browser app on http://localhost:5173
 // still publishes and subscribes. Every route and method comes from the compiled documents.
@@ -221,7 +221,7 @@ describe('the control plane is same-origin only: a foreign page cannot call any 
         refused += 1;
       }
     }
-    // The measured hole of issue 14: POST /_emulator/tokens from evil.example was answered 201.
+    // A probe's finding: POST /_emulator/tokens from evil.example was answered 201.
     const mint = await send(
       running.url,
       { method: 'POST', path: '/_emulator/tokens' },
@@ -422,7 +422,7 @@ describe('CORS preflights list exactly the methods of each route, from the docum
       expect(String(plain.headers.allow).split(', ').sort(), template).toEqual([...methods, 'OPTIONS'].sort());
     }
     expect(preflights).toBe(serviceOperations.length + controlOperations.length);
-    // The dashboard's own kind of call, refused before issue 14: PUT /_emulator/limits.
+    // The dashboard's own kind of call: PUT /_emulator/limits.
     const limits = await send(
       running.url,
       { method: 'OPTIONS', path: '/_emulator/limits' },

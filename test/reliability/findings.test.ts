@@ -116,7 +116,7 @@ describe('found and fixed', () => {
   });
 });
 
-describe('fixed at the end of the first session', () => {
+describe('a request without Host', () => {
   it('an HTTP/1.1 request without Host gets a JSON answer (not a bare 400 from Node)', async () => {
     expectRegistryError(
       await rawExchange(port, { head: 'GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n' }),
@@ -131,7 +131,7 @@ describe('fixed at the end of the first session', () => {
   });
 });
 
-describe('fixed in the second session', () => {
+describe('pipelined requests', () => {
   /** Writes `payload` on a fresh connection and reads every response until the server closes it. */
   async function pipelined(payload: string): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
     const socket = connect(port, '127.0.0.1');
