@@ -32,6 +32,55 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  // The layering (ARCHITECTURE.md), so a wrong import fails `npm run lint`. What decides and what
+  // stores knows no door: no fastify, no gRPC, nothing of http/ or grpc/.
+  {
+    files: [
+      'emulator/service/**/*.ts',
+      'emulator/faults/**/*.ts',
+      'emulator/limits/**/*.ts',
+      'emulator/topics/**/*.ts',
+      'emulator/judge/**/*.ts',
+      'emulator/journal/**/*.ts',
+      'emulator/admission.ts',
+      'emulator/waiting.ts',
+      'emulator/recording.ts',
+      'emulator/requests.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'fastify', message: 'the deciders and the store know no HTTP framework (use logging.ts Log)' },
+            { name: '@grpc/grpc-js', message: 'the deciders and the store know no gRPC' },
+          ],
+          patterns: [{ group: ['**/http/*', '**/grpc/*'], message: 'the deciders and the store know neither door' }],
+        },
+      ],
+    },
+  },
+  // The gRPC door translates; it takes nothing from the HTTP door (gRPC-web, on the HTTP port, is HTTP's).
+  {
+    files: ['emulator/grpc/**/*.ts'],
+    ignores: ['emulator/grpc/web.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/http/*'], message: 'the gRPC door imports nothing from http/' }] },
+      ],
+    },
+  },
+  // What judges any endpoint or client, and the typed client, import nothing of the emulator.
+  {
+    files: ['conformance/**/*.ts', 'client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/emulator/*', '**/emulator/**'], message: 'imports nothing of the emulator' }] },
+      ],
+    },
+  },
   // The plain JavaScript here (this file, scripts/executable-bins.mjs) runs on Node.
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
   // The example clients the exam judges (fixtures/clients/) use Node's web globals.

@@ -22,7 +22,7 @@ import {
   type SettingRow,
 } from './settings-table.js';
 import { defaultTlsDir } from './tls/dir.js';
-import { redactedUrl } from './topics/open-store.js';
+import { redactedUrl } from './logging.js';
 import { version } from './version.js';
 import { parseYaml } from './yaml.js';
 

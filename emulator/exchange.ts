@@ -21,3 +21,6 @@ export type DecidedBy = NonNullable<ExchangeFacts['decidedBy']>;
 export type SubscribeCursor = NonNullable<ExchangeFacts['cursor']>;
 
 export type DiscontinuityFacts = NonNullable<ExchangeFacts['discontinuity']>;
+
+/** The operation the HTTP exchange of a gRPC-web call is named: not journalled, as the door journals the call itself. */
+export const GRPC_WEB_OPERATION = 'grpcWeb';

@@ -1,6 +1,9 @@
 import { pino, type Logger } from 'pino';
 import type { EmulatorSettings } from './settings.js';
 
+/** What the parts that decide or store log through: levels only, no framework's logger type. */
+export type Log = Pick<Logger, 'level' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;
+
 // Credentials never reach a log line, the journal or the event stream: the token parameter is
 // masked in every URL and path we keep, and headers that carry credentials are censored
 // wherever they appear.
@@ -107,4 +110,15 @@ export function createLogger(level: EmulatorSettings['logLevel']): Logger {
 
 export function logsEachRequest(level: EmulatorSettings['logLevel']): boolean {
   return level === 'debug' || level === 'trace';
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
 }

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import {
@@ -16,6 +15,7 @@ import type { DeliveryWatch } from './deliveries.js';
 import { describeEffect, effectOf, withoutDelay } from './effects.js';
 import { FaultRule, type FaultEffect, type FaultRuleInput, type FaultView, type SavedFault } from './rule.js';
 import type { RuleCounts, SharedFirings } from './shared-firings.js';
+import type { Log } from '../logging.js';
 
 // The fault rules and chaos decide what happens to a service request at three points: before
 // the handler (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a
@@ -53,7 +53,7 @@ export class FaultInjector {
 
   constructor(
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
     private readonly waiting: WaitingRequests,
     private readonly pages: PageChanges,
     private readonly shared?: SharedFirings,

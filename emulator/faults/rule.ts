@@ -3,10 +3,25 @@ import { defaultCodes, type FaultStatus } from '../documents.js';
 import { EmulatorError, errorRegistry, type ErrorCode } from '../errors.js';
 import type { RequestFacts } from '../requests.js';
 import { randomSeed, seededRandom, type Random } from './random.js';
-import type { Consideration, RuleCounts } from './shared-firings.js';
 
 // A fault rule (openapi/control.yaml FaultRuleInput): which requests it matches, what it does
 // to them, how often. The document validates its shape; this file keeps its counters.
+
+/** A rule's counters as the ledger holds them. */
+export interface RuleCounts {
+  readonly matched: number;
+  readonly fired: number;
+  readonly delivered: number;
+}
+
+/** What the ledger decided for one more matching request of a counted rule. */
+export interface Consideration extends RuleCounts {
+  /**
+   * `fired`: the rule fires on this request; `passed`: counted as a match (a skip, or a draw
+   * that missed) without firing; `refused`: not counted (used up, or not armed yet).
+   */
+  readonly outcome: 'fired' | 'passed' | 'refused';
+}
 
 export type { FaultRuleInput, FaultStatus };
 export type FaultView = Fault;

@@ -5,21 +5,9 @@ import type { FaultRule } from './rule.js';
 // count every replica's requests, and every replica shows the same counts. In memory there is
 // no ledger: a rule counts in its own fields, synchronously, as it always has.
 
-/** A rule's counters as the ledger holds them. */
-export interface RuleCounts {
-  readonly matched: number;
-  readonly fired: number;
-  readonly delivered: number;
-}
+import type { Consideration, RuleCounts } from './rule.js';
 
-/** What the ledger decided for one more matching request of a counted rule. */
-export interface Consideration extends RuleCounts {
-  /**
-   * `fired`: the rule fires on this request; `passed`: counted as a match (a skip, or a draw
-   * that missed) without firing; `refused`: not counted (used up, or not armed yet).
-   */
-  readonly outcome: 'fired' | 'passed' | 'refused';
-}
+export type { Consideration, RuleCounts };
 
 export interface SharedFirings {
   /** A new rule's id: `f` and a number no other replica hands out. */

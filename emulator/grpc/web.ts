@@ -1,6 +1,7 @@
 import type { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorError } from '../errors.js';
+import { GRPC_WEB_OPERATION } from '../exchange.js';
 import { exchangeOf } from '../http/exchanges.js';
 
 // gRPC-web on the HTTP port, for `@gomomento/sdk-web` in a browser: each call is passed to the
@@ -57,9 +58,6 @@ const NOT_RESPONSE_METADATA = new Set([
 const EXPOSED = 'Retry-After, grpc-status, grpc-message';
 /** gRPC's UNKNOWN, for an answer without a status. */
 const UNKNOWN = 2;
-
-/** The operation the HTTP exchange of a gRPC-web call is named: not journalled, as the door journals the call itself. */
-export const GRPC_WEB_OPERATION = 'grpcWeb';
 
 /** The trailer frame of gRPC-web: flag 0x80, a length, then `key: value` lines. */
 export function trailerFrame(trailers: Record<string, string>): Buffer {

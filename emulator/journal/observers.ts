@@ -1,7 +1,6 @@
 import { unjournalledOperations } from '../documents.js';
-import type { ExchangeFacts } from '../exchange.js';
+import { GRPC_WEB_OPERATION, type ExchangeFacts } from '../exchange.js';
 import { DASHBOARD_PATHS } from '../ui/dashboard-route.js';
-import { GRPC_WEB_OPERATION } from '../grpc/web.js';
 
 // Which requests the journal keeps: not those that only observe the emulator (the dashboard's
 // files, its event stream and state, a metrics scrape, a snapshot, the journal's own reads, a

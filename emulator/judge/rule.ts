@@ -1,5 +1,4 @@
 import type { ClientViolation } from '../../openapi/generated/control-types.js';
-import type { SubscribeCursor } from '../exchange.js';
 import type { JournalEntry } from '../journal/query.js';
 import type { Subscription } from './subscriptions.js';
 
@@ -44,18 +43,7 @@ export interface ClientRule {
   check: (client: ClientView) => RuleOutcome;
 }
 
-/** When the answer had left, or the connection closed (clock ms). */
-export const endOf = (entry: JournalEntry): number => entry.at + entry.durationMs;
-
-/** A first request: no cursor, or 0/0. */
-export const isFirstRequest = (cursor: SubscribeCursor | null): boolean =>
-  cursor === null || (cursor.sequenceNumber === 0 && cursor.sequencePage === 0);
-
-export const sameCursor = (a: SubscribeCursor | null, b: SubscribeCursor | null): boolean =>
-  a !== null && b !== null && a.sequenceNumber === b.sequenceNumber && a.sequencePage === b.sequencePage;
-
-export const showCursor = (cursor: SubscribeCursor | null): string =>
-  cursor === null ? 'no cursor' : `${cursor.sequenceNumber} on page ${cursor.sequencePage}`;
+export { endOf, isFirstRequest, sameCursor, showCursor } from './cursor.js';
 
 /** Requests grouped by target (cache/topic), each group in order of arrival. */
 export function byTopic(requests: readonly JournalEntry[]): JournalEntry[][] {

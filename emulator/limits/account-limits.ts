@@ -1,11 +1,11 @@
 import type { Limits, LimitsInput } from '../../openapi/generated/control-types.js';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import { LIMIT_TIERS, type EmulatorSettings } from '../settings.js';
 import type { DecidedBy } from '../exchange.js';
 import { describeRequest, requestFields, type Effect, type RequestFacts } from '../requests.js';
-import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from './counts.js';
+import type { LimitCounts, LimitRefusal, LimitsProfile, LimitUsage, RequestEnd } from './counts.js';
+import type { Log } from '../logging.js';
 
 // The provider's account limits (service-facts "Limits"), as a profile that can be switched on
 // and tuned: operations per second, where a publish is one and each delivered item one more,
@@ -18,7 +18,7 @@ const OPERATIONS: DecidedBy = { kind: 'limit', limit: 'operations' };
 const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
 
 /** Every member of the document's LimitsInput, set. */
-export type LimitsProfile = Required<LimitsInput>;
+export type { LimitsProfile } from './counts.js';
 
 /** The profile the configuration starts with (and a reset returns to). */
 export function limitsProfileOf(settings: EmulatorSettings): LimitsProfile {
@@ -44,7 +44,7 @@ export class AccountLimits {
     private readonly clock: Clock,
     /** In this process, or every replica's on a shared store. */
     private readonly counts: LimitCounts,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     this.profile = { ...initial };
     this.active = initial.enabled;

@@ -1,4 +1,7 @@
-import type { LimitsProfile } from './account-limits.js';
+import type { LimitsInput } from '../../openapi/generated/control-types.js';
+
+/** The account limits in force: every member of LimitsInput given. */
+export type LimitsProfile = Required<LimitsInput>;
 
 // What the account limits count, behind one seam: in this process (local-counts.ts, synchronous),
 // or on a shared store for every replica at once (topics/redis/limit-counts.ts, one round trip).

@@ -1,9 +1,9 @@
 import type { ScheduledTopicReset, TopicReset } from '../../openapi/generated/control-types.js';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, ClockTimer } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { TopicStore } from './store.js';
 import { topicKey } from './topic-key.js';
+import type { Log } from '../logging.js';
 
 // Page changes on demand: a topic evicted and recreated now, after the message numbered K, or
 // after some clock time. Each is logged with why, since every waiting subscriber of the topic
@@ -23,7 +23,7 @@ export class PageChanges {
   constructor(
     private readonly store: TopicStore,
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {}
 
   /** The topic changes page now (it is created first if it does not exist). */

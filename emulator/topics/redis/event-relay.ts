@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { EmulatorEvent, EmulatorEvents } from '../../events.js';
 import { RELAYED_KINDS, type RelayedEvents } from '../replica-link.js';
 import { channelMessage } from './channel-message.js';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
+import type { Log } from '../../logging.js';
 
 // Other replicas' events for this replica's event-stream readers (GET /_emulator/events).
 //
@@ -77,7 +77,7 @@ export class RedisEventRelay {
     /** This replica's id (`r<ordinal>`), known once it has joined. */
     private readonly replicaId: () => string,
     private readonly events: EmulatorEvents | undefined,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     this.readersKey = `${prefix}event-readers`;
     this.noticeChannel = `${prefix}event-readers`;

@@ -1,10 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
 import type { LimitsProfile } from '../../limits/account-limits.js';
 import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from '../../limits/counts.js';
 import { ADMIT, DELIVERED, RELEASE, USAGE } from './limit-scripts.js';
 import { unavailable } from './unavailable.js';
+import type { Log } from '../../logging.js';
 
 // The account limits counted in Redis for every replica with the same store and prefix:
 // one operations window per cache (the emulator clock's second, not Redis's), and the
@@ -42,7 +42,7 @@ export class RedisLimitCounts implements LimitCounts {
     private readonly replica: string,
     private readonly caches: readonly string[],
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
     /** The store's round-trip observer (metrics), when one listens. */
     private readonly roundTrips: () => ((call: string, latencyMs: number) => void) | undefined,
   ) {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock.js';
 import { SettingsError } from '../../settings.js';
@@ -8,7 +7,7 @@ import { messageValueOf, type TopicContent } from '../content.js';
 import type { MessageValue } from '../message.js';
 import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.js';
 import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
-import { redactedUrl } from '../open-store.js';
+import { redactedUrl } from '../../logging.js';
 import { channelMessage } from './channel-message.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { RedisReplicas } from './replicas.js';
@@ -17,6 +16,7 @@ import { COMPACT_CONTROL, CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './co
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
 import { unavailable } from './unavailable.js';
+import type { Log } from '../../logging.js';
 
 const SCRIPTS = {
   create: CREATE,
@@ -110,7 +110,7 @@ export class RedisTopicStore implements TopicStore {
     events: EmulatorEvents | undefined,
     url: string,
     prefix: string,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     this.mirror = new InMemoryTopicStore(caches, settings, clock, events);
     this.keys = keyLayout(prefix);
@@ -149,7 +149,7 @@ export class RedisTopicStore implements TopicStore {
     events: EmulatorEvents | undefined,
     url: string,
     prefix: string,
-    log: FastifyBaseLogger,
+    log: Log,
   ): Promise<RedisTopicStore> {
     const store = new RedisTopicStore(caches, settings, clock, events, url, prefix, log);
     // ioredis rejects a failed connect with "Connection is closed."; the cause (a name that does

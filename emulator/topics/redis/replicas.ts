@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { EmulatorError } from '../../errors.js';
 import type { EmulatorEvents } from '../../events.js';
@@ -6,6 +5,7 @@ import type { RelayedEvents, ReplicaAnswer, ReplicaLink } from '../replica-link.
 import { channelMessage } from './channel-message.js';
 import { RedisEventRelay } from './event-relay.js';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
+import type { Log } from '../../logging.js';
 
 // Which replicas serve one emulator on a Redis store, and questions put to all of them.
 //
@@ -96,7 +96,7 @@ export class RedisReplicas implements ReplicaLink {
     private readonly subscriber: Redis,
     private readonly prefix: string,
     events: EmulatorEvents | undefined,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     this.keys = [`${prefix}replicas`, `${prefix}replica-started`, `${prefix}replica-ordinal`];
     this.relay = new RedisEventRelay(command, subscriber, prefix, () => this.id, events, log);

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
   isSharedChange,
@@ -10,6 +9,7 @@ import { EmulatorError } from '../../errors.js';
 import type { FaultRule } from '../../faults/rule.js';
 import type { Consideration, RuleCounts, SharedFirings } from '../../faults/shared-firings.js';
 import type { KeyLayout } from './keys.js';
+import type { Log } from '../../logging.js';
 
 // The control plane's part of a Redis store. Changes are numbered and logged (a stream trimmed
 // by every reset) as they are announced, so a replica started later applies the log before it
@@ -69,7 +69,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     private readonly keys: KeyLayout,
     private readonly replica: string,
     private readonly run: RunScript,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {}
 
   share(change: SharedChange): void {
