@@ -33,7 +33,7 @@ export const errorRegistry = {
   method_not_allowed: { status: 405, message: 'Method not allowed on this route.' },
   invalid_request: { status: 400, message: 'The request is malformed.' },
   request_header_too_large: { status: 431, message: 'The request headers are too large.' },
-  // What a web page may not do (emulator/security/): README "Security".
+  // What a web page may not do (emulator/security/): docs/security.md.
   host_not_allowed: {
     status: 403,
     message: 'The Host header names a host the emulator does not serve (DNS rebinding protection).',

@@ -4,7 +4,7 @@ import { chaosInputDefaults } from './documents.js';
 // flag, environment variable, JSON Schema, default and help. Derived from this table: the
 // EmulatorSettings type, the defaults, the config-file schema (whose validator
 // `npm run openapi:compile` generates), the CLI's options and environment mapping (cli.ts) and
-// the README's configuration table (a test fails when the README drifts from it).
+// the configuration page's table, docs/configuration.md (a test fails when it drifts).
 
 /** Environment variables are this prefix and the row's `env`. */
 export const ENV_PREFIX = 'TOPICS_EMULATOR_';

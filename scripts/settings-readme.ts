@@ -1,11 +1,11 @@
-// Writes the README's configuration table from the settings table (emulator/settings-table.ts):
-// `npm run settings:readme`. A test fails when the README's copy drifts from it.
+// Writes the configuration page's table (docs/configuration.md) from the settings table
+// (emulator/settings-table.ts): `npm run settings:readme`. A test fails when the page's copy drifts from it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { helpOf, shownDefault } from '../emulator/settings-help.js';
 import { configOption, ENV_PREFIX, settingKeys, settingsTable, type SettingRow } from '../emulator/settings-table.js';
 
-export const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
+export const readmePath = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 const BEGIN = '<!-- settings table: generated from emulator/settings-table.ts by `npm run settings:readme` -->';
 const END = '<!-- end of settings table -->';
 
@@ -40,15 +40,16 @@ export function settingsTableMarkdown(): string {
   ].join('\n');
 }
 
-/** The README with its settings table generated afresh. */
+/** The configuration page with its settings table generated afresh. */
 export function readmeWithSettings(readme: string): string {
   const start = readme.indexOf(BEGIN);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no settings table between ${BEGIN} and ${END}`);
+  if (start < 0 || end < start)
+    throw new Error(`docs/configuration.md has no settings table between ${BEGIN} and ${END}`);
   return `${readme.slice(0, start)}${BEGIN}\n${settingsTableMarkdown()}\n${readme.slice(end)}`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(readmePath, readmeWithSettings(readFileSync(readmePath, 'utf8')));
-  console.log('README.md: settings table written');
+  console.log('docs/configuration.md: settings table written');
 }

@@ -11,7 +11,7 @@ import {
 import { readmePath, readmeWithSettings, settingsTableMarkdown } from '../../scripts/settings-readme.js';
 
 describe('the settings table', () => {
-  it("is the README's configuration table (run npm run settings:readme)", () => {
+  it("is the configuration page's table (run npm run settings:readme)", () => {
     const readme = readFileSync(readmePath, 'utf8');
     expect(readme).toContain(settingsTableMarkdown());
     expect(readmeWithSettings(readme)).toBe(readme);

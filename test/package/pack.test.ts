@@ -103,6 +103,8 @@ describe('npm package', () => {
         'dist/openapi/generated/control-types.d.ts',
         'dist/openapi/generated/topics-types.d.ts',
         'openapi/topics.yaml',
+        // The pages the README links to.
+        'docs/configuration.md',
       ]),
     );
   });

@@ -14,12 +14,13 @@ import { freePort } from './redis-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The first `sh` block of the README's "Several replicas (Redis)" section. */
+/** The first `sh` block of the "Several replicas (Redis)" section of docs/persistence-and-replicas.md. */
 function replicasBlock(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(join(root, 'docs', 'persistence-and-replicas.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Several replicas (Redis)'));
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('no sh block in the README section "Several replicas (Redis)"');
+  if (!block)
+    throw new Error('no sh block in the section "Several replicas (Redis)" of docs/persistence-and-replicas.md');
   return block[1]!;
 }
 

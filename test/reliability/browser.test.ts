@@ -9,7 +9,7 @@ import { until } from '../helpers/emulator.js';
 import { reportFigure } from './figures.js';
 import { rawExchange, requestHead } from './raw-http.js';
 
-// A web page cannot abuse the emulator (README "Security"): a DNS-rebinding
+// A web page cannot abuse the emulator (docs/security.md): a DNS-rebinding
 // Host, a foreign Origin on every control operation, cross-site form posts, preflights for every
 // route and method of the documents; and the legitimate browser app on http://localhost:5173
 // still publishes and subscribes. Every route and method comes from the compiled documents.
