@@ -7,7 +7,7 @@ import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
 import { tokenTtlSeconds } from './documents.js';
 import { parseDuration } from './durations.js';
 import { examCommand } from './exam/command.js';
-import { startEmulator, type RunningEmulator } from './index.js';
+import type { RunningEmulator } from './index.js';
 import { widenInliningBudget } from './inlining-budget.js';
 import { keepTickShape } from './tick-shape.js';
 import { limitsProfileOf } from './limits/account-limits.js';
@@ -191,6 +191,8 @@ const defaultGrpcPort = (httpPort: number) => (httpPort === 0 ? 0 : Math.min(htt
 
 /** Starts the emulator; the gRPC door on its default port is left off, with a warning, when that port is taken. */
 async function startServing(settings: EmulatorSettings): Promise<RunningEmulator> {
+  // The emulator is loaded when it is to run: --help, token and a usage error never load it.
+  const { startEmulator } = await import('./index.js');
   if (settings.grpcPort !== undefined) return startEmulator(settings);
   const grpcPort = defaultGrpcPort(settings.port);
   try {

@@ -94,8 +94,12 @@ export const redactedPaths = [
  * response listeners would cost more than the request, so fastify runs without one and the
  * emulator logs through this logger directly.
  */
-export function createLogger(level: EmulatorSettings['logLevel']): Logger {
-  return pino({
+export function createLogger(
+  level: EmulatorSettings['logLevel'],
+  format: EmulatorSettings['logFormat'] = 'json',
+): Logger {
+  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  const options = {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: {
@@ -105,7 +109,36 @@ export function createLogger(level: EmulatorSettings['logLevel']): Logger {
         remoteAddress: req.ip,
       }),
     },
-  });
+  };
+  // A person at a terminal reads lines; anything else (a file, a collector) gets JSON.
+  return pretty ? pino(options, { write: (line: string) => process.stdout.write(prettyLine(line)) }) : pino(options);
+}
+
+const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO ',
+  40: 'WARN ',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+/** What a pretty line leaves out: said by the line itself, or the same on every line. */
+const IMPLIED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
+
+/** One of pino's JSON lines as a person reads it: `21:04:05.123 WARN  message  key=value ...`. */
+export function prettyLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString().slice(11, 23) : '';
+  const level = LEVEL_NAMES[entry.level as number] ?? String(entry.level);
+  const fields = Object.entries(entry)
+    .filter(([key]) => !IMPLIED.has(key))
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return `${time} ${level} ${String(entry.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
 }
 
 export function logsEachRequest(level: EmulatorSettings['logLevel']): boolean {

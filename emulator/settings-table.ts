@@ -245,6 +245,13 @@ export const settingsTable = {
     default: 'info',
     help: 'how much to log (debug and trace log every request)',
   },
+  logFormat: {
+    flag: '--log-format <format>',
+    env: 'LOG_FORMAT',
+    schema: { enum: ['auto', 'pretty', 'json'] },
+    default: 'auto',
+    help: 'log lines for a person (pretty) or one JSON object per line (json); auto: pretty in a terminal, JSON otherwise',
+  },
   controlPlane: {
     flag: '--control <on|off>',
     env: 'CONTROL',
@@ -412,5 +419,5 @@ export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
     'controlCorsOrigins',
     'allowedHosts',
   ],
-  Logging: ['logLevel'],
+  Logging: ['logLevel', 'logFormat'],
 };

@@ -5,9 +5,9 @@ import { clientRules } from '../judge/catalogue.js';
 import { ScenarioError } from '../scenario/load.js';
 import { defaultSettings, SettingsError, type EmulatorSettings } from '../settings.js';
 import { messageFormat, MessageFormatError } from './messages.js';
-import { planFor, ExamPlanError } from './plan.js';
+import { DEFAULT_START_TIMEOUT_MS, planFor, ExamPlanError } from './plan.js';
 import { renderJson, renderJunit, renderText } from './report.js';
-import { DEFAULT_START_TIMEOUT_MS, runExam, type ExamReport } from './run.js';
+import type { ExamReport } from './run.js';
 
 // `topics-emulator exam [options] -- <command> [args...]`: the client under test as a command.
 
@@ -109,6 +109,8 @@ export function examCommand<Flags extends object>(
       const interrupted = new AbortController();
       const interrupt = () => interrupted.abort();
       process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+      // The emulator and everything an exam runs are loaded when one runs, not for --help.
+      const { runExam } = await import('./run.js');
       const report = await runExam({
         command: args[0]!,
         args: args.slice(1),

@@ -1,4 +1,8 @@
 import { readFile } from 'node:fs/promises';
+
+/** How long the exam waits for the command's first request unless --start-timeout says. */
+export const DEFAULT_START_TIMEOUT_MS = 120_000;
+
 import { checked } from '../control/validation.js';
 import type { Scenario } from '../../openapi/generated/control-types.js';
 import { ScenarioError } from '../scenario/load.js';

@@ -1,4 +1,5 @@
 import { EmulatorError } from '../errors.js';
+import { DEFAULT_START_TIMEOUT_MS } from './plan.js';
 import { startEmulator, type EmulatorSettings, type RunningEmulator } from '../index.js';
 import { RequestJournal } from '../journal/journal.js';
 import type { JournalEntry } from '../journal/query.js';
@@ -33,7 +34,7 @@ export const EXAM_TOPIC = 'exam-topic';
 /** The exam's journal holds at least this many requests: a spinning client makes thousands. */
 const EXAM_JOURNAL_SIZE = 100_000;
 /** How long the exam waits for the command's first request, by default: long enough for a slow build. */
-export const DEFAULT_START_TIMEOUT_MS = 120_000;
+export { DEFAULT_START_TIMEOUT_MS };
 const MAX_REPORTED_REQUESTS = 5000;
 
 export interface ExamOptions {

@@ -87,7 +87,7 @@ export async function buildApp(
   clock = new Clock(),
   grpcWeb: GrpcWebTarget = { internalPort: undefined },
 ): Promise<EmulatorApp> {
-  const log: FastifyBaseLogger = createLogger(settings.logLevel);
+  const log: FastifyBaseLogger = createLogger(settings.logLevel, settings.logFormat);
   clock.onTimerError = (error) =>
     log.error({ err: (error as Error)?.message ?? String(error) }, 'a clock timer failed; the others went on');
   const app = Fastify({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../emulator/logging.js';
+import { prettyLine, redactUrl } from '../../emulator/logging.js';
 import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
 
 let run: CliRun | undefined;
@@ -80,5 +80,47 @@ describe('log levels', () => {
       Array(3).fill(['/topics/default-cache/levels', 204]),
     );
     expect(new Set(requests.map((line) => line.reqId)).size).toBe(3);
+  });
+});
+
+describe('log format', () => {
+  it('prints a line a person reads: time, level, message, then the fields (no pid or host)', () => {
+    const line = prettyLine(
+      JSON.stringify({
+        level: 40,
+        time: Date.UTC(2026, 0, 1, 9, 5, 7, 123),
+        pid: 7,
+        hostname: 'h',
+        msg: 'm',
+        fault: 'f1',
+      }),
+    );
+    expect(line).toBe('09:05:07.123 WARN  m  fault=f1\n');
+    expect(prettyLine('not json')).toBe('not json');
+  });
+
+  it('--log-format pretty logs lines, redacted as JSON lines are; output that is not a terminal gets JSON', async () => {
+    const key = 'secret-key-DDDD-4444';
+    run = runCli(['--port', '0', '--log-format', 'pretty', '--log-level', 'debug', '--api-key', key]);
+    const url = await baseUrlOf(run);
+    expect(
+      (
+        await fetch(`${url}/topics/default-cache/pretty?token=${key}`, {
+          method: 'POST',
+          body: 'm',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(204);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const lines = run.stdout().split('\n');
+    expect(
+      lines.some((line) =>
+        /^\d\d:\d\d:\d\d\.\d{3} INFO {2}stopping: answering waiting subscribers {2}signal=SIGTERM$/.test(line),
+      ),
+    ).toBe(true);
+    expect(lines.some((line) => line.startsWith('{'))).toBe(false);
+    expect(run.stdout()).not.toContain(key);
   });
 });
