@@ -138,7 +138,7 @@ export function prettyLine(json: string): string {
   const fields = Object.entries(entry)
     .filter(([key]) => !IMPLIED.has(key))
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  return `${time} ${level} ${String(entry.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
+  return `${time} ${level} ${typeof entry.msg === 'string' ? entry.msg : JSON.stringify(entry.msg ?? '')}${fields.length ? `  ${fields.join(' ')}` : ''}\n`;
 }
 
 export function logsEachRequest(level: EmulatorSettings['logLevel']): boolean {
