@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
-import { defaultEndpoint, issueToken, signingKeyBytes } from './auth/tokens.js';
+import { issueToken, signingKeyBytes, tokenEndpoint } from './auth/tokens.js';
 import { tokenTtlSeconds } from './documents.js';
 import { parseDuration } from './durations.js';
 import { examCommand } from './exam/command.js';
@@ -247,8 +247,8 @@ interface TokenFlags extends Flags {
 }
 
 async function printToken(flags: TokenFlags): Promise<void> {
-  const { host, port, httpsPort, signingKey, config, endpoint: tokenEndpoint } = flags;
-  const settings = await settingsFrom({ host, port, httpsPort, signingKey, config, endpoint: tokenEndpoint });
+  const { host, port, httpsPort, signingKey, config, endpoint: endpointFlag } = flags;
+  const settings = await settingsFrom({ host, port, httpsPort, signingKey, config, endpoint: endpointFlag });
   const permission = {
     role: flags.role,
     cache: flags.cache,
@@ -256,10 +256,8 @@ async function printToken(flags: TokenFlags): Promise<void> {
   };
   const parsed = parsePermissions([permission]);
   if ('problem' in parsed) throw new SettingsError(parsed.problem);
-  // As the server writes it: its HTTPS port when that is on.
-  const endpoint =
-    settings.endpoint ??
-    (settings.httpsPort ? `localhost:${settings.httpsPort}` : defaultEndpoint(settings.host, settings.port));
+  // As the server writes it (its HTTPS port when that is on).
+  const endpoint = tokenEndpoint(settings.endpoint, settings.host, settings.port, settings.httpsPort);
   const issued = await issueToken(
     {
       permissions: parsed.permissions,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.js';
-import { defaultEndpoint } from './auth/tokens.js';
+import { tokenEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
@@ -152,7 +152,6 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const url = `http://${hostForUrl(settings.host)}:${port}`;
-  controls.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, port);
   let https: HttpsPort | undefined;
   if (settings.httpsPort !== undefined) {
     try {
@@ -166,10 +165,9 @@ export async function startEmulator(options: Partial<EmulatorSettings> = {}): Pr
         { code: (error as NodeJS.ErrnoException).code },
       );
     }
-    // Clients that build https://api.cache.<endpoint> from a token reach the HTTPS port.
-    controls.endpoint = settings.endpoint ?? `localhost:${https.port}`;
     controls.tlsAuthority = https.authority;
   }
+  controls.endpoint = tokenEndpoint(settings.endpoint, settings.host, port, https?.port);
   let grpc: GrpcListener | undefined;
   try {
     if (settings.grpcPort !== undefined)

@@ -94,6 +94,14 @@ export function defaultEndpoint(host: string, port: number): string {
   return `${isAddress ? 'localhost' : host}:${port}`;
 }
 
+/**
+ * The endpoint the tokens carry: `--endpoint` when given; else the HTTPS port's while it is on
+ * (clients build `https://api.cache.<endpoint>` from it); else the HTTP port's.
+ */
+export function tokenEndpoint(endpoint: string | undefined, host: string, port: number, httpsPort?: number): string {
+  return endpoint ?? (httpsPort !== undefined ? `localhost:${httpsPort}` : defaultEndpoint(host, port));
+}
+
 export function toPortable(jwt: string, endpoint: string): string {
   return Buffer.from(JSON.stringify({ api_key: jwt, endpoint })).toString('base64');
 }

@@ -16,7 +16,7 @@ import { adminServices } from './admin-services.js';
 import { clientIdentity } from '../recording.js';
 import type { WaitingEntry } from '../waiting.js';
 import { publishMessage } from '../service/publish.js';
-import { admitWaiting, cursorOf } from '../service/subscribe.js';
+import { cursorOf, waitingRefusal, WAITING_LIMIT } from '../service/subscribe.js';
 import { checkAccess, decideAdmission } from '../admission.js';
 import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
@@ -240,7 +240,11 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         );
         if (call.cancelled || !streams.has(stream)) return;
         // A stream waits for its whole life: it counts against --max-waiting as it opens.
-        admitWaiting(context, (decidedBy) => record.decided({ decidedBy }));
+        const refused = waitingRefusal(context);
+        if (refused) {
+          record.decided({ decidedBy: WAITING_LIMIT });
+          throw refused;
+        }
         // momento-local's stream-error: the stream fails once it has sent this many messages.
         let sent = 0;
         const send = (message: unknown) => {

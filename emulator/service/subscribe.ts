@@ -29,18 +29,17 @@ export function cursorOf(sequenceNumber: number, sequencePage: number, names: Cu
   return { sequenceNumber, sequencePage };
 }
 
+/** What decided a refusal for --max-waiting, as the request's facts record it. */
+export const WAITING_LIMIT: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
+
 /**
- * One more subscriber may wait (--max-waiting), else a 429 with Retry-After;
- * `decided` hears why, for the request's facts.
+ * The answer to one more subscriber that would wait past --max-waiting (429 with Retry-After;
+ * decided by WAITING_LIMIT); undefined while there is room. Nothing is made while there is.
  */
-export function admitWaiting(
-  context: Pick<EmulatorContext, 'waiting' | 'settings'>,
-  decided?: (by: DecidedBy) => void,
-): void {
+export function waitingRefusal(context: Pick<EmulatorContext, 'waiting' | 'settings'>): EmulatorError | undefined {
   const max = context.settings.maxWaitingSubscribers;
-  if (context.waiting.size < max) return;
-  decided?.({ kind: 'limit', limit: 'waiting-subscribers' });
-  throw new EmulatorError('limit_exceeded', `Too many waiting subscribers (the limit is ${max}): try again shortly.`, {
+  if (context.waiting.size < max) return undefined;
+  return new EmulatorError('limit_exceeded', `Too many waiting subscribers (the limit is ${max}): try again shortly.`, {
     'retry-after': '1',
   });
 }

@@ -65,7 +65,7 @@ describe('a large state reads in pages', () => {
     for (const [query, says] of [
       ['?limit=100001', /querystring.limit must be <= 100000/],
       ['?limit=0', /limit must be >= 1/],
-      ['?limit=ten', /limit/],
+      ['?limit=ten', /limit must be a whole number from 1 to 100000/],
       ['?offset=-1', /offset/],
     ] as const) {
       const { status, body } = await read(query);

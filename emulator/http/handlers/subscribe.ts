@@ -1,5 +1,5 @@
 import type { EmulatorContext, OperationHandler, TopicParams } from '../../context.js';
-import { admitWaiting, cursorOf } from '../../service/subscribe.js';
+import { cursorOf, waitingRefusal, WAITING_LIMIT } from '../../service/subscribe.js';
 import { waitingCursor } from '../../topics/read-plan.js';
 import { answerRead } from '../answers.js';
 import { factsOf } from '../admission.js';
@@ -30,9 +30,11 @@ export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls)
       const ready = topic.read(cursor, exchange.deliveries?.maxItems);
       if (ready !== undefined) return answerRead(context, request, reply, ready);
 
-      admitWaiting(context, (decidedBy) => {
-        if (exchange.facts) exchange.facts.decidedBy = decidedBy;
-      });
+      const refused = waitingRefusal(context);
+      if (refused) {
+        if (exchange.facts) exchange.facts.decidedBy = WAITING_LIMIT;
+        throw refused;
+      }
       const facts = factsOf('subscribe', request);
       const parked = longPolls.park(topic, waitingCursor(topic.position, cursor), facts, request, reply);
       request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
