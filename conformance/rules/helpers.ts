@@ -66,6 +66,9 @@ export async function publishUntilAnswered(
   return texts;
 }
 
+/** How often a first request is asked again after an empty answer (the endpoint's long-poll timeout). */
+const FIRST_REQUEST_ATTEMPTS = 3;
+
 /**
  * A first request (sequence_number=0, sequence_page=0) on `topic`, answered whatever a first
  * request starts from: publishes go out until it is (publishUntilAnswered). Returns undefined
@@ -77,10 +80,20 @@ export async function firstAnswer(
   options: { auth?: 'header' | 'query' } = {},
 ): Promise<Answer | undefined> {
   const cursor = { n: 0, page: 0 };
-  const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor, { auth: options.auth ?? 'header' });
-  const last = (await publishUntilAnswered(ctx, topic, poll, 'warm-up')).at(-1)!;
-  const exchange = await poll;
-  const answer = answerOf(exchange, cursor);
+  let exchange: Exchange;
+  let answer: Answer | undefined;
+  let last: string;
+  // An empty 200 is the endpoint's long-poll timeout: over a slow link the first publish may
+  // reach it before the poll, and the next nudge after its timeout. Asked again, a few times;
+  // an endpoint that never answers a first request with an item still fails.
+  for (let attempt = 1; ; attempt += 1) {
+    const poll = ctx.target.subscribe(ctx.rule.id, topic, cursor, { auth: options.auth ?? 'header' });
+    last = (await publishUntilAnswered(ctx, topic, poll, 'warm-up')).at(-1)!;
+    exchange = await poll;
+    answer = answerOf(exchange, cursor);
+    const timedOut = exchange.status === 200 && answer !== undefined && answer.items.length === 0;
+    if (!timedOut || attempt === FIRST_REQUEST_ATTEMPTS) break;
+  }
   if (!answer || answer.items.length === 0) {
     ctx.fail(
       `a first request was not answered with an item while messages were published (${exchange.status ?? exchange.error})`,
