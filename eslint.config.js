@@ -40,7 +40,6 @@ export default tseslint.config(
       'emulator/faults/**/*.ts',
       'emulator/limits/**/*.ts',
       'emulator/topics/**/*.ts',
-      'emulator/judge/**/*.ts',
       'emulator/journal/**/*.ts',
       'emulator/admission.ts',
       'emulator/waiting.ts',
@@ -73,7 +72,7 @@ export default tseslint.config(
   },
   // What judges any endpoint or client, and the typed client, import nothing of the emulator.
   {
-    files: ['conformance/**/*.ts', 'client/**/*.ts'],
+    files: ['conformance/**/*.ts', 'judge/**/*.ts', 'client/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,7 +1,9 @@
-import type { SubscribeCursor } from '../exchange.js';
-import type { JournalEntry } from '../journal/query.js';
+import type { JournalEntry } from '../openapi/generated/control-types.js';
 
 // Reading a journalled poll's cursor and timing: what the subscriptions and the rules share.
+
+/** The cursor a poll sent, as the journal records it. */
+export type SubscribeCursor = NonNullable<JournalEntry['cursor']>;
 
 /** When the answer had left, or the connection closed (clock ms). */
 export const endOf = (entry: JournalEntry): number => entry.at + entry.durationMs;

@@ -1,5 +1,5 @@
-import type { JournalEntry } from '../journal/query.js';
-import type { ClientFindings, ClientViolation } from '../../openapi/generated/control-types.js';
+import type { JournalEntry } from '../openapi/generated/control-types.js';
+import type { ClientFindings, ClientViolation } from '../openapi/generated/control-types.js';
 
 // Findings as text a person reads in a terminal or a failed test: each violation with its rule,
 // level, the sentence it rests on, and the requests that show it, one line each.

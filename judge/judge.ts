@@ -1,5 +1,5 @@
-import type { ClientFindings, ClientViolation } from '../../openapi/generated/control-types.js';
-import type { JournalEntry } from '../journal/query.js';
+import type { ClientFindings, ClientViolation } from '../openapi/generated/control-types.js';
+import type { JournalEntry } from '../openapi/generated/control-types.js';
 import { clientRules } from './catalogue.js';
 import type { ClientRule, ClientView } from './rule.js';
 import { followSubscriptions } from './subscriptions.js';

@@ -1,6 +1,5 @@
-import type { SubscribeCursor } from '../exchange.js';
-import type { JournalEntry } from '../journal/query.js';
-import { endOf, isFirstRequest, sameCursor } from './cursor.js';
+import type { JournalEntry } from '../openapi/generated/control-types.js';
+import { endOf, isFirstRequest, sameCursor, type SubscribeCursor } from './cursor.js';
 
 // Following a client's subscribes as subscriptions: the chain of polls on one cache/topic in
 // which each poll starts after the previous one ended, matched by cursor continuity. A poll

@@ -3,7 +3,7 @@
 // `topicsEmulatorGlobalSetup()` starts one for the whole run, shared by every worker.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startEmulator, type ClientFindings, type EmulatorSettings, type RunningEmulator } from '../emulator/index.js';
-import { formatFindings } from '../emulator/judge/format.js';
+import { formatFindings } from '../judge/format.js';
 
 export interface TopicsEmulatorHandle {
   /** The running emulator: its url, apiKey and every control method (reset, addFault, setClock, ...). */
@@ -150,7 +150,7 @@ expect.extend({
 
 declare module 'vitest' {
   interface Assertion<T> {
-    /** The client rules found no violation (emulator/judge/); `{ contractOnly: true }` ignores advice. Await it. */
+    /** The client rules found no violation (judge/); `{ contractOnly: true }` ignores advice. Await it. */
     toHaveNoClientViolations(options?: ClientViolationOptions): Promise<T>;
   }
 }

@@ -86,7 +86,7 @@ export const verdict: Figure = {
         details: {},
       };
     const dist = join(emulatorModule, '..');
-    const { judgeClients } = (await import(join(dist, 'judge', 'judge.js'))) as JudgeModule;
+    const { judgeClients } = (await import(join(dist, '..', 'judge', 'judge.js'))) as JudgeModule;
     const { runExam } = (await import(join(dist, 'exam', 'run.js'))) as ExamModule;
     const { compactPlan } = (await import(join(dist, 'exam', 'plan.js'))) as PlanModule;
 

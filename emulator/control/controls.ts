@@ -36,7 +36,7 @@ import type { ReplicaLink } from '../topics/replica-link.js';
 import { lastClockReadingMs, operationIds, statePageDefaults } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
-import { judgeClients } from '../judge/judge.js';
+import { judgeClients } from '../../judge/judge.js';
 import type { EmulatorEvents } from '../events.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
 import { previewOf } from '../live/wire.js';

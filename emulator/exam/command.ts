@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, type Option } from 'commander';
 import { parseDuration } from '../durations.js';
-import { clientRules } from '../judge/catalogue.js';
+import { clientRules } from '../../judge/catalogue.js';
 import { ScenarioError } from '../scenario/load.js';
 import { defaultSettings, SettingsError, type EmulatorSettings } from '../settings.js';
 import { messageFormat, MessageFormatError } from './messages.js';

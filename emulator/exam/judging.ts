@@ -1,8 +1,8 @@
 import type { JournalEntry } from '../journal/query.js';
-import { clientRules } from '../judge/catalogue.js';
-import { endOf } from '../judge/rule.js';
+import { clientRules } from '../../judge/catalogue.js';
+import { endOf } from '../../judge/rule.js';
 import type { ClientFindings, ClientViolation } from '../../openapi/generated/control-types.js';
-import type { RuleLevel } from '../judge/rule.js';
+import type { RuleLevel } from '../../judge/rule.js';
 import type { EndToEndResult } from './end-to-end.js';
 import type { ExamStep } from './plan.js';
 

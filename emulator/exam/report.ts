@@ -1,4 +1,4 @@
-import { formatEntry } from '../judge/format.js';
+import { formatEntry } from '../../judge/format.js';
 import { fails, type ExamRuleFinding, type ExamRuleResult } from './judging.js';
 import type { ExamReport } from './run.js';
 

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../journal/query.js';
+import type { JournalEntry } from '../../openapi/generated/control-types.js';
 import { byTopic, endOf, MAX_EVIDENCE, type ClientView, type RuleOutcome } from '../rule.js';
 
 // Backing off: what a client does after the service said "not now" (429/503 with Retry-After)

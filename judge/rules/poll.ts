@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../journal/query.js';
+import type { JournalEntry } from '../../openapi/generated/control-types.js';
 import { MAX_EVIDENCE, type ClientView, type RuleOutcome } from '../rule.js';
 import { busiestSecond } from './backoff.js';
 

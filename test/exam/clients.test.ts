@@ -6,7 +6,7 @@ import { verdictOf } from '../../emulator/exam/judging.js';
 import { compactPlan, type ExamPlan } from '../../emulator/exam/plan.js';
 import { renderJson, renderJunit, renderText } from '../../emulator/exam/report.js';
 import { runExam, type ExamOptions, type ExamReport } from '../../emulator/exam/run.js';
-import { clientRules } from '../../emulator/judge/catalogue.js';
+import { clientRules } from '../../judge/catalogue.js';
 
 // The exam judges right: the correct clients pass (the typed client even with --strict), each
 // deliberately broken client in fixtures/clients/ fails on exactly its rule without --strict

@@ -6,7 +6,7 @@ import { checkEndToEnd } from '../../emulator/exam/end-to-end.js';
 import { messageFormat, messageOf, printedNumbers } from '../../emulator/exam/messages.js';
 import { ExamPlanError, parsePlan, planFor, standardPlan } from '../../emulator/exam/plan.js';
 import { listRules } from '../../emulator/exam/command.js';
-import { clientRules } from '../../emulator/judge/catalogue.js';
+import { clientRules } from '../../judge/catalogue.js';
 
 const published = (count: number) => Array.from({ length: count }, (_, i) => ({ n: i + 1, at: (i + 1) * 100 }));
 const base = { pageChangesAt: [], tokenLostAt: null };

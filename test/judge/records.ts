@@ -1,7 +1,7 @@
 import type { ExchangeFacts } from '../../emulator/exchange.js';
 import type { JournalEntry } from '../../emulator/journal/query.js';
-import { judgeClient } from '../../emulator/judge/judge.js';
-import type { ClientRule } from '../../emulator/judge/rule.js';
+import { judgeClient } from '../../judge/judge.js';
+import type { ClientRule } from '../../judge/rule.js';
 
 // Hand-made journal records for the client rules' tests: a little script of what one client
 // sent and got, in order, with times in milliseconds from 0.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientRules } from '../../emulator/judge/catalogue.js';
-import { judgeClients } from '../../emulator/judge/judge.js';
-import { followSubscriptions } from '../../emulator/judge/subscriptions.js';
+import { clientRules } from '../../judge/catalogue.js';
+import { judgeClients } from '../../judge/judge.js';
+import { followSubscriptions } from '../../judge/subscriptions.js';
 import { entry, PAGE, poll, publish, violations } from './records.js';
 
 const rule = (id: string) => clientRules.find((r) => r.id === id)!;
