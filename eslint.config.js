@@ -4,6 +4,11 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+const REDIS_ONLY_FROM_BACKEND = {
+  group: ['**/redis/*'],
+  message: 'only backend/open.ts loads redis/ (lazily, for --store redis://)',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', '.tmp/', 'coverage/', 'node_modules/', 'emulator/generated/', 'openapi/generated/'] },
   js.configs.recommended,
@@ -32,14 +37,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  // The layering (ARCHITECTURE.md), so a wrong import fails `npm run lint`. What decides and what
-  // stores knows no door: no fastify, no gRPC, nothing of http/ or grpc/.
+  // The layering (ARCHITECTURE.md), so a wrong import fails `npm run lint`. Redis is loaded by
+  // backend/open.ts alone, and only for --store redis:// (the blocks below say it again, as a
+  // later block's rule replaces an earlier one's for the files both match).
+  {
+    files: ['emulator/**/*.ts'],
+    ignores: ['emulator/backend/open.ts', 'emulator/redis/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [REDIS_ONLY_FROM_BACKEND] }],
+    },
+  },
+  // What decides and what stores knows no door: no fastify, no gRPC, nothing of http/ or grpc/.
   {
     files: [
       'emulator/service/**/*.ts',
       'emulator/faults/**/*.ts',
       'emulator/limits/**/*.ts',
       'emulator/topics/**/*.ts',
+      'emulator/backend/backend.ts',
+      'emulator/backend/replica-link.ts',
+      'emulator/redis/**/*.ts',
       'emulator/journal/**/*.ts',
       'emulator/admission.ts',
       'emulator/waiting.ts',
@@ -54,7 +71,10 @@ export default tseslint.config(
             { name: 'fastify', message: 'the deciders and the store know no HTTP framework (use logging.ts Log)' },
             { name: '@grpc/grpc-js', message: 'the deciders and the store know no gRPC' },
           ],
-          patterns: [{ group: ['**/http/*', '**/grpc/*'], message: 'the deciders and the store know neither door' }],
+          patterns: [
+            { group: ['**/http/*', '**/grpc/*'], message: 'the deciders and the store know neither door' },
+            REDIS_ONLY_FROM_BACKEND,
+          ],
         },
       ],
     },
@@ -66,7 +86,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/http/*'], message: 'the gRPC door imports nothing from http/' }] },
+        {
+          patterns: [
+            { group: ['**/http/*'], message: 'the gRPC door imports nothing from http/' },
+            REDIS_ONLY_FROM_BACKEND,
+          ],
+        },
       ],
     },
   },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth/authenticator.js';
+import type { SharedBackend } from './backend/backend.js';
 import type { Access } from './auth/permissions.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
@@ -15,6 +16,8 @@ import type { WaitingSubscribers } from './waiting.js';
 export interface EmulatorContext {
   settings: EmulatorSettings;
   store: TopicStore;
+  /** With a shared store (Redis): what the replicas share besides the topics (backend/backend.ts). */
+  shared: SharedBackend | undefined;
   auth: Authenticator;
   clock: Clock;
   log: FastifyBaseLogger;

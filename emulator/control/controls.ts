@@ -32,7 +32,7 @@ import type {
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
-import type { ReplicaLink } from '../topics/replica-link.js';
+import type { ReplicaLink } from '../backend/replica-link.js';
 import { lastClockReadingMs, operationIds, statePageDefaults } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
@@ -86,7 +86,7 @@ export class EmulatorControls {
     this.withdrawals = new TokenWithdrawals(auth, clock, log);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
-    const { replicas } = context.store;
+    const replicas = context.shared?.replicas;
     if (replicas) {
       const here = { journal: this.journal, waitingSubscribers: () => this.waitingSubscribers() };
       replicas.onQuestion = (question) => answerQuestion(here, replicas, question as Question);
@@ -152,7 +152,7 @@ export class EmulatorControls {
    * the list, and each topic's count. At once in memory: nothing to wait for.
    */
   gatheredState(page: Required<StatePage> = DEFAULT_PAGE): State | Promise<State> {
-    const { replicas } = this.context.store;
+    const replicas = this.context.shared?.replicas;
     if (!replicas) return this.state(page);
     return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
       ([waitingSubscribers, limits]) => this.gathered(waitingSubscribers, limits, page),
@@ -363,20 +363,20 @@ export class EmulatorControls {
   /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
   async requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): Promise<RequestList> {
     knownOperation(matcher, 'invalid_parameter');
-    const { replicas } = this.context.store;
+    const replicas = this.context.shared?.replicas;
     return replicas ? gatherRequests(replicas, matcher, limit) : this.journal.list(matcher, limit);
   }
 
   /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
   async countRequests(matcher: RequestMatcher = {}): Promise<RequestCount> {
     knownOperation(matcher, 'invalid_body');
-    const { replicas } = this.context.store;
+    const replicas = this.context.shared?.replicas;
     return { count: replicas ? await gatherCount(replicas, matcher) : this.journal.count(matcher) };
   }
 
   /** Every client in the journal, judged by the client rules (judge/catalogue.ts). */
   async clients(): Promise<ClientList> {
-    const { replicas } = this.context.store;
+    const replicas = this.context.shared?.replicas;
     return { clients: judgeClients(replicas ? await gatherClientEntries(replicas) : this.journal.entries()) };
   }
 
@@ -388,7 +388,7 @@ export class EmulatorControls {
     const { scenario } = this.context.settings;
     if (scenario !== undefined) this.startupScenario = await readScenarioFile(scenario);
     this.applyStartup();
-    await this.context.store.sharedControl?.follow({
+    await this.context.shared?.control.follow({
       apply: (change) => this.applyShared(change),
       current: () => takeControl(this.context, this.withdrawals),
     });
@@ -401,7 +401,7 @@ export class EmulatorControls {
 
   /** On a shared store, the replicas (GET /_emulator/events hears the others' events through them). */
   get replicas(): ReplicaLink | undefined {
-    return this.context.store.replicas;
+    return this.context.shared?.replicas;
   }
 
   /** Stops every timer and delay (the emulator is closing). */
@@ -446,7 +446,7 @@ export class EmulatorControls {
 
   /** Passes a change to the other replicas on a shared store (nothing in memory). */
   private share(change: SharedChange): void {
-    if (!this.quiet) this.context.store.sharedControl?.share(change);
+    if (!this.quiet) this.context.shared?.control.share(change);
   }
 
   /** Applies a change another replica made (and applied) there: the same operation, not passed on again. */

@@ -1,7 +1,7 @@
 import type { RequestList, RequestMatcher, WaitingSubscriberState } from '../../openapi/generated/control-types.js';
 import type { RequestJournal } from '../journal/journal.js';
 import type { JournalEntry } from '../journal/query.js';
-import type { ReplicaAnswer, ReplicaLink } from '../topics/replica-link.js';
+import type { ReplicaAnswer, ReplicaLink } from '../backend/replica-link.js';
 
 // Reads that cover every replica on a shared store: the journal's listing and count, the
 // entries the client rules judge, the waiting subscribers. Each replica answers from its own

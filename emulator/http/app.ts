@@ -20,7 +20,7 @@ import { corsHeaders, registerCors } from '../security/cors.js';
 import { registerGrpcWeb, type GrpcWebTarget } from '../grpc/web.js';
 import type { EmulatorSettings } from '../settings.js';
 import { PageChanges } from '../topics/page-changes.js';
-import { openStore } from '../topics/open-store.js';
+import { openBackend } from '../backend/open.js';
 import { registerDashboard } from '../ui/dashboard-route.js';
 import { answerRead, applyEffectNow } from './answers.js';
 import { arrivalHook } from './arrival.js';
@@ -117,7 +117,7 @@ export async function buildApp(
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
   const events = new EmulatorEvents();
-  const store = await openStore(settings, clock, events, log);
+  const { topics: store, shared } = await openBackend(settings, clock, events, log);
   const pageChanges = new PageChanges(store, clock, log);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
   const waiting = new WaitingSubscribers(clock, events);
@@ -138,16 +138,17 @@ export async function buildApp(
     clock,
     log,
     store,
+    shared,
     auth,
     waiting,
     pageChanges,
     events,
-    faults: new FaultInjector(clock, log, waiting, pageChanges, store.sharedControl?.firings),
+    faults: new FaultInjector(clock, log, waiting, pageChanges, shared?.control.firings),
     limits: new AccountLimits(
       limitsProfileOf(settings),
       settings.payloadLimitBytes,
       clock,
-      store.limitCounts?.() ?? new LocalLimitCounts(clock, waiting),
+      shared?.limitCounts ?? new LocalLimitCounts(clock, waiting),
       log,
     ),
   };

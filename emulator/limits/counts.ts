@@ -4,7 +4,7 @@ import type { LimitsInput } from '../../openapi/generated/control-types.js';
 export type LimitsProfile = Required<LimitsInput>;
 
 // What the account limits count, behind one seam: in this process (local-counts.ts, synchronous),
-// or on a shared store for every replica at once (topics/redis/limit-counts.ts, one round trip).
+// or on a shared store for every replica at once (redis/limit-counts.ts, one round trip).
 // The counts decide nothing about HTTP: they admit or say which limit refuses, with the figure.
 
 /** Which limit refused a request, the count that exceeded it, and the Retry-After to answer. */

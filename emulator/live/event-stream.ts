@@ -1,5 +1,5 @@
 import type { EmulatorEvent, EmulatorEvents } from '../events.js';
-import { RELAYED_KINDS, type RelayedEvents, type ReplicaLink } from '../topics/replica-link.js';
+import { RELAYED_KINDS, type RelayedEvents, type ReplicaLink } from '../backend/replica-link.js';
 import { topicKey } from '../topics/topic-key.js';
 import { sseComment, sseEncoded, sseMessage, sseRetry } from './sse.js';
 import { wireData } from './wire.js';
@@ -12,7 +12,7 @@ import { wireData } from './wire.js';
 // are sent once, with the last count (a publish can answer thousands of subscribers).
 //
 // On a shared store (Redis), the other replicas' `request` and `waiting` events come too
-// (topics/redis/event-relay.ts), and those two kinds carry the `replica` they happened on, this
+// (redis/event-relay.ts), and those two kinds carry the `replica` they happened on, this
 // one's included: a `waiting` count is that replica's.
 
 export interface EventStreamOptions {

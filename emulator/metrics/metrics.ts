@@ -10,9 +10,9 @@ export type { AnsweredRequest } from './recorder.js';
 export class EmulatorMetrics {
   private readonly recorder = new MetricsRecorder();
 
-  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'waiting'>) {
+  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'shared' | 'waiting'>) {
     context.store.observeWakes((ms) => this.recorder.woke(ms / 1000));
-    context.store.observeRoundTrips?.((script, ms) => this.recorder.storeRoundTrip(script, ms / 1000));
+    context.shared?.observeRoundTrips((script, ms) => this.recorder.storeRoundTrip(script, ms / 1000));
   }
 
   /**

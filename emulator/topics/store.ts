@@ -1,15 +1,15 @@
 import type { Clock } from '../clock.js';
-import type { SharedControl } from '../control/shared-changes.js';
 import type { EmulatorEvents } from '../events.js';
-import type { LimitCounts } from '../limits/counts.js';
 import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
 import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 import type { MessageValue } from './message.js';
-import type { ReplicaLink } from './replica-link.js';
 
-/** The emulator's state: configured caches and the topics created in them on use. */
+/**
+ * The emulator's topics: configured caches and the topics created in them on use. Only that: what
+ * a shared store shares besides is the backend's (backend/backend.ts).
+ */
 export interface TopicStore {
   hasCache(cache: string): boolean;
   cacheNames(): string[];
@@ -40,8 +40,6 @@ export interface TopicStore {
   restore(topics: readonly TopicContent[], lastPage: number): void;
   /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
-  /** A shared store tells `observer` each call's real milliseconds, by what it called (a Redis script's name). */
-  observeRoundTrips?(observer: ((call: string, latencyMs: number) => void) | undefined): void;
   /**
    * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
    * store answers a promise, settled once the message is numbered there and this process holds it.
@@ -53,12 +51,6 @@ export interface TopicStore {
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
-  /** A shared store's control-plane part: the changes every replica applies, the fault rules' ledger. */
-  readonly sharedControl?: SharedControl;
-  /** A shared store counts the account limits for every replica (in memory: this process's own count, limits/local-counts.ts). */
-  limitCounts?(): LimitCounts;
-  /** On a shared store: the replicas serving the same emulator, for reads that cover all of them. */
-  readonly replicas?: ReplicaLink;
 }
 
 export interface StoreHealth {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RedisReplicas } from '../../emulator/topics/redis/replicas.js';
-import { RELAY_PER_SECOND } from '../../emulator/topics/redis/event-relay.js';
+import type { RedisReplicas } from '../../emulator/redis/replicas.js';
+import { RELAY_PER_SECOND } from '../../emulator/redis/event-relay.js';
 import { until, type TestEmulator } from '../helpers/emulator.js';
 import { openStream, type SseFrame } from '../helpers/sse.js';
 import { useFleet } from './fleet.js';
@@ -17,7 +17,7 @@ async function pair(): Promise<[TestEmulator, TestEmulator]> {
   return [await start(), await start()];
 }
 
-const replicasOf = (replica: TestEmulator) => replica.emulator.context.store.replicas as RedisReplicas;
+const replicasOf = (replica: TestEmulator) => replica.emulator.context.shared?.replicas as RedisReplicas;
 const dataOf = (frame: SseFrame) => JSON.parse(frame.data!) as Record<string, unknown>;
 const isRequest = (operation: string, replica: string) => (frame: SseFrame) =>
   frame.event === 'request' &&

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localMatcher, REPLICA_ID_STRIDE } from '../../emulator/control/gather.js';
 import type { JournalEntry, RequestList } from '../../emulator/index.js';
-import { HEARTBEAT_TTL_MS } from '../../emulator/topics/redis/liveness.js';
+import { HEARTBEAT_TTL_MS } from '../../emulator/redis/liveness.js';
 import '../../testing/vitest.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
@@ -89,8 +89,8 @@ describe('reads that cover every replica', () => {
       const at = listed.entries.map((e) => e.at);
       expect(at).toEqual([...at].sort((x, y) => y - x));
       expect(new Set(listed.entries.map((e) => e.id)).size).toBe(5);
-      expect(listed.entries.filter((e) => e.replica === a.emulator.context.store.replicas!.id)).toHaveLength(3);
-      expect(listed.entries.filter((e) => e.replica === b.emulator.context.store.replicas!.id)).toHaveLength(2);
+      expect(listed.entries.filter((e) => e.replica === a.emulator.context.shared?.replicas!.id)).toHaveLength(3);
+      expect(listed.entries.filter((e) => e.replica === b.emulator.context.shared?.replicas!.id)).toHaveLength(2);
       expect(listed.capacity).toBe(2 * a.emulator.settings.journalSize);
       const newest = (await control(replica, '/requests?operation=publish&limit=2')).json as RequestList;
       expect(newest.entries).toEqual(listed.entries.slice(0, 2));
@@ -100,7 +100,7 @@ describe('reads that cover every replica', () => {
     expect((await a.emulator.requests({ operation: 'publish', limit: 10 })).entries).toHaveLength(5);
     // afterId reads what is new in one replica's entries (their ids increase within it).
     const bEntries = (await b.emulator.requests({ operation: 'publish' })).entries.filter(
-      (e) => e.replica === b.emulator.context.store.replicas!.id,
+      (e) => e.replica === b.emulator.context.shared?.replicas!.id,
     );
     const afterFirstOfB = await a.emulator.requests({ operation: 'publish', afterId: bEntries.at(-1)!.id });
     expect(afterFirstOfB.entries.filter((e) => e.replica === bEntries[0]!.replica)).toEqual([bEntries[0]]);
@@ -163,8 +163,8 @@ describe('reads that cover every replica', () => {
         json.waitingSubscribers.map((w: { topic: string; replica: string }) => [w.topic, w.replica]),
       );
       expect(held).toEqual({
-        'wait-a': a.emulator.context.store.replicas!.id,
-        'wait-b': b.emulator.context.store.replicas!.id,
+        'wait-a': a.emulator.context.shared?.replicas!.id,
+        'wait-b': b.emulator.context.shared?.replicas!.id,
       });
       // Each topic's count is every replica's too, as is the event stream's first message.
       const counts = (topics: { topic: string; waitingSubscribers: number }[]) =>
@@ -190,7 +190,7 @@ describe('reads that cover every replica', () => {
     expect(published.status).toBe(204);
     await counted(a, { operation: 'publish', topic: 'child' }, 1);
     const childId = (await a.emulator.requests({ topic: 'child' })).entries[0]!.replica!;
-    expect(childId).not.toBe(a.emulator.context.store.replicas!.id);
+    expect(childId).not.toBe(a.emulator.context.shared?.replicas!.id);
 
     // Stopped: registered and subscribed, but silent: the read waits its bound, then fails.
     child.child.kill('SIGSTOP');

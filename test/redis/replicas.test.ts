@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
-import type { RedisReplicas } from '../../emulator/topics/redis/replicas.js';
+import type { RedisReplicas } from '../../emulator/redis/replicas.js';
 import { baseUrlOf, printed, runCli } from '../helpers/cli.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { openStream } from '../helpers/sse.js';
@@ -166,7 +166,7 @@ describe('replicas on one Redis', () => {
 
   it("ignores what is not a replica's message on the channels it listens to (not JSON, not an object, another shape), and goes on working", async () => {
     const [a, b, prefix] = await replicas();
-    const replicasOf = (replica: TestEmulator) => replica.emulator.context.store.replicas as RedisReplicas;
+    const replicasOf = (replica: TestEmulator) => replica.emulator.context.shared?.replicas as RedisReplicas;
     // A reader on a: b passes its events on, and a listens on the relay's channel.
     const stream = await openStream(a.url);
     const probe = new Redis(fleet.redis().url);

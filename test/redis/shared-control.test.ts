@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { COMPACT_CONTROL, SHARE_CHANGE } from '../../emulator/topics/redis/control-scripts.js';
-import { keyLayout, type KeyLayout } from '../../emulator/topics/redis/keys.js';
-import { COMPACT_EVERY } from '../../emulator/topics/redis/shared-control.js';
+import { defineScripts } from '../../emulator/redis/scripts.js';
+import { keyLayout, type KeyLayout } from '../../emulator/redis/keys.js';
+import { COMPACT_EVERY } from '../../emulator/redis/shared-control.js';
 import { testEmulator, until, type TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 
@@ -275,9 +275,7 @@ describe('a replica started later', () => {
 
 /** The control log's scripts run as another replica (`r-elsewhere`) would run them. */
 const shareScript = (redis: Redis, keys: KeyLayout, change: object) =>
-  redis.eval(
-    SHARE_CHANGE,
-    5,
+  defineScripts(redis).shareChange(
     keys.control,
     keys.controlNumber,
     keys.faultCounts,
@@ -288,7 +286,7 @@ const shareScript = (redis: Redis, keys: KeyLayout, change: object) =>
     JSON.stringify(change),
   );
 const compactScript = (redis: Redis, keys: KeyLayout, n: number, compacted: object) =>
-  redis.eval(COMPACT_CONTROL, 2, keys.control, keys.controlBase, n, JSON.stringify(compacted));
+  defineScripts(redis).compactControl(keys.control, keys.controlBase, n, JSON.stringify(compacted));
 
 describe('a replica cut off while the log was compacted past it', () => {
   it('loads the compacted state, then the changes after it, and keeps its scheduled page changes', async () => {
@@ -359,7 +357,7 @@ describe('a compaction that cannot read the control state', () => {
     const a = await fleet.starter('unreadable')();
     const prefix = a.emulator.context.settings.storePrefix;
     // The control plane's follower (controls.ts), its state read made to fail.
-    const follower = (a.emulator.context.store.sharedControl as unknown as { follower: { current: () => unknown } })
+    const follower = (a.emulator.context.shared?.control as unknown as { follower: { current: () => unknown } })
       .follower;
     const current = follower.current;
     follower.current = () => {

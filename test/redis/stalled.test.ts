@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDIS_DEADLINE_MS } from '../../emulator/topics/redis/redis-store.js';
+import { REDIS_DEADLINE_MS } from '../../emulator/redis/redis-store.js';
 import { testEmulator, until } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../emulator/clock.js';
 import { createLogger } from '../../emulator/logging.js';
 import { waitingCursor } from '../../emulator/topics/read-plan.js';
-import { RedisTopicStore } from '../../emulator/topics/redis/redis-store.js';
+import { RedisTopicStore } from '../../emulator/redis/redis-store.js';
 import { InMemoryTopicStore, type TopicStore } from '../../emulator/topics/store.js';
 import type { ReadAnswer } from '../../emulator/topics/subscriber.js';
 import type { Topic, TopicSettings } from '../../emulator/topics/topic.js';

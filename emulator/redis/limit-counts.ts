@@ -1,10 +1,9 @@
-import type { Redis } from 'ioredis';
-import type { Clock } from '../../clock.js';
-import type { LimitsProfile } from '../../limits/account-limits.js';
-import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from '../../limits/counts.js';
-import { ADMIT, DELIVERED, RELEASE, USAGE } from './limit-scripts.js';
+import type { Clock } from '../clock.js';
+import type { LimitsProfile } from '../limits/account-limits.js';
+import type { LimitCounts, LimitRefusal, LimitUsage, RequestEnd } from '../limits/counts.js';
+import type { ScriptedRedis } from './scripts.js';
 import { unavailable } from './unavailable.js';
-import type { Log } from '../../logging.js';
+import type { Log } from '../logging.js';
 
 // The account limits counted in Redis for every replica with the same store and prefix:
 // one operations window per cache (the emulator clock's second, not Redis's), and the
@@ -20,15 +19,7 @@ const ALIVE_MS = 10_000;
 const HEARTBEAT_MS = 3000;
 const CLOSE_MS = 500;
 
-interface Counting {
-  admitLimit(...args: (string | number)[]): Promise<[number, number, number]>;
-  deliveredLimit(...args: (string | number)[]): Promise<[number, number]>;
-  releaseLimit(...args: (string | number)[]): Promise<number>;
-  usageLimit(...args: (string | number)[]): Promise<[number, number]>;
-}
-
 export class RedisLimitCounts implements LimitCounts {
-  private readonly redis: Redis & Counting;
   /** The shared window of each cache as this replica last saw it (the usage it shows). */
   private readonly seen = new Map<string, { window: number; count: number }>();
   /** Subscriptions this replica holds per cache (admitted, not yet released); a cache at 0 until the heartbeat writes it. */
@@ -37,7 +28,8 @@ export class RedisLimitCounts implements LimitCounts {
   private readonly alivePrefix: string;
 
   constructor(
-    redis: Redis,
+    /** The store's command connection, with the scripts defined (scripts.ts). */
+    private readonly redis: ScriptedRedis,
     private readonly prefix: string,
     private readonly replica: string,
     private readonly caches: readonly string[],
@@ -46,11 +38,6 @@ export class RedisLimitCounts implements LimitCounts {
     /** The store's round-trip observer (metrics), when one listens. */
     private readonly roundTrips: () => ((call: string, latencyMs: number) => void) | undefined,
   ) {
-    redis.defineCommand('admitLimit', { lua: ADMIT, numberOfKeys: 2 });
-    redis.defineCommand('deliveredLimit', { lua: DELIVERED, numberOfKeys: 1 });
-    redis.defineCommand('releaseLimit', { lua: RELEASE, numberOfKeys: 1 });
-    redis.defineCommand('usageLimit', { lua: USAGE });
-    this.redis = redis as Redis & Counting;
     this.alivePrefix = `${prefix}alive:`;
   }
 
@@ -65,7 +52,7 @@ export class RedisLimitCounts implements LimitCounts {
     const started = observer && performance.now();
     let answer: [number, number, number];
     try {
-      answer = await this.redis.admitLimit(
+      answer = (await this.redis.admitLimit(
         this.windowKey(cache),
         this.subscriptionsKey(cache),
         now - (now % WINDOW_MS),
@@ -76,7 +63,7 @@ export class RedisLimitCounts implements LimitCounts {
         this.replica,
         this.alivePrefix,
         ALIVE_MS,
-      );
+      )) as [number, number, number];
     } catch {
       throw unavailable();
     }
@@ -97,7 +84,10 @@ export class RedisLimitCounts implements LimitCounts {
     const now = this.clock.now();
     this.redis
       .deliveredLimit(this.windowKey(cache), now - (now % WINDOW_MS), WINDOW_MS, items)
-      .then(([count, window]) => this.saw(cache, Number(window), Number(count)))
+      .then((answer) => {
+        const [count, window] = answer as [number, number];
+        this.saw(cache, Number(window), Number(count));
+      })
       .catch((error: Error) => this.log.debug({ err: error.message }, 'redis limits: counting a delivery failed'));
   }
 
@@ -118,7 +108,11 @@ export class RedisLimitCounts implements LimitCounts {
     const keys = this.caches.flatMap((cache) => [this.windowKey(cache), this.subscriptionsKey(cache)]);
     let answer: [number, number];
     try {
-      answer = await this.redis.usageLimit(keys.length, ...keys, now - (now % WINDOW_MS), WINDOW_MS, this.alivePrefix);
+      const start = now - (now % WINDOW_MS);
+      answer = (await this.redis.usageLimit(keys.length, ...keys, start, WINDOW_MS, this.alivePrefix)) as [
+        number,
+        number,
+      ];
     } catch {
       throw unavailable();
     }

@@ -4,12 +4,12 @@ import {
   type ControlFollower,
   type SharedChange,
   type SharedControl,
-} from '../../control/shared-changes.js';
-import { EmulatorError } from '../../errors.js';
-import type { FaultRule } from '../../faults/rule.js';
-import type { Consideration, RuleCounts, SharedFirings } from '../../faults/shared-firings.js';
+} from '../control/shared-changes.js';
+import { EmulatorError } from '../errors.js';
+import type { FaultRule } from '../faults/rule.js';
+import type { Consideration, RuleCounts, SharedFirings } from '../faults/shared-firings.js';
 import type { KeyLayout } from './keys.js';
-import type { Log } from '../../logging.js';
+import type { Log } from '../logging.js';
 
 // The control plane's part of a Redis store. Changes are numbered and logged (a stream trimmed
 // by every reset) as they are announced, so a replica started later applies the log before it
@@ -28,7 +28,7 @@ export type ControlAnnouncement =
   { k: 'o'; from: string; n: number; c: unknown } | { k: 'f'; id: string; m: number; f: number; d: number };
 
 /** Runs one of the store's scripts by name (the store counts its round trips). */
-export type RunScript = (name: ControlScript, keyCount: number, ...args: (string | number)[]) => Promise<unknown>;
+export type RunScript = (name: ControlScript, ...args: (string | number)[]) => Promise<unknown>;
 export type ControlScript = 'shareChange' | 'considerFault' | 'countFault' | 'compactControl';
 
 /** Changes logged between two compactions of the log. */
@@ -78,7 +78,6 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     this.sharing += 1;
     this.run(
       'shareChange',
-      5,
       control,
       controlNumber,
       faultCounts,
@@ -139,7 +138,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
   consider(rule: FaultRule, draw: boolean): Promise<Consideration> {
     const { skip, count, afterItems } = rule.rule;
     const args = [rule.id, skip ?? 0, count ?? -1, afterItems ?? -1, draw ? 1 : 0, this.keys.channel];
-    return this.run('considerFault', 1, this.keys.faultCounts, ...args).then(
+    return this.run('considerFault', this.keys.faultCounts, ...args).then(
       (answer) => {
         const [outcome, matched, fired, delivered] = answer as [Consideration['outcome'], number, number, number];
         return { outcome, matched, fired, delivered };
@@ -154,7 +153,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
 
   count(rule: FaultRule, matched: number, fired: number, delivered: number): void {
     const args = [rule.id, matched, fired, delivered, this.keys.channel];
-    this.run('countFault', 1, this.keys.faultCounts, ...args).then(
+    this.run('countFault', this.keys.faultCounts, ...args).then(
       (answer) => {
         const [m, f, d] = answer as [number, number, number];
         this.onCounts?.(rule.id, { matched: m, fired: f, delivered: d });
@@ -272,7 +271,7 @@ export class RedisSharedControl implements SharedControl, SharedFirings {
     }
     this.compacting = true;
     const { control, controlBase } = this.keys;
-    this.run('compactControl', 2, control, controlBase, n, compacted)
+    this.run('compactControl', control, controlBase, n, compacted)
       .then((start) => (this.logStart = Math.max(this.logStart, Number(start))))
       .catch(failed)
       .finally(() => (this.compacting = false));

@@ -1,4 +1,4 @@
-import { EmulatorError } from '../../errors.js';
+import { EmulatorError } from '../errors.js';
 
 /** What a service request is answered while a replica has lost its Redis store. */
 export function unavailable(): EmulatorError {

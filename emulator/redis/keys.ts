@@ -16,7 +16,7 @@
 //   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
 // A topic's id is its topic key, the JSON of [cache, topic] (../topic-key.ts).
 
-import { topicKey } from '../topic-key.js';
+import { topicKey } from '../topics/topic-key.js';
 
 export interface KeyLayout {
   readonly prefix: string;

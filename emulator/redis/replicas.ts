@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
-import { EmulatorError } from '../../errors.js';
-import type { EmulatorEvents } from '../../events.js';
-import type { RelayedEvents, ReplicaAnswer, ReplicaLink } from '../replica-link.js';
+import { EmulatorError } from '../errors.js';
+import type { EmulatorEvents } from '../events.js';
+import type { RelayedEvents, ReplicaAnswer, ReplicaLink } from '../backend/replica-link.js';
 import { channelMessage } from './channel-message.js';
 import { RedisEventRelay } from './event-relay.js';
-import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
-import type { Log } from '../../logging.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS } from './liveness.js';
+import type { ScriptedRedis } from './scripts.js';
+import type { Log } from '../logging.js';
 
 // Which replicas serve one emulator on a Redis store, and questions put to all of them.
 //
@@ -33,33 +34,6 @@ import type { Log } from '../../logging.js';
 
 /** How long a question waits for every registered replica's answer. */
 export const ANSWER_TIMEOUT_MS = 2000;
-
-const PRUNE = `for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do redis.call('HDEL', KEYS[2], id) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
-
-/** KEYS: replicas, started, ordinal. An ordinal no registered replica holds (Redis may have restarted empty). */
-const RESERVE = `${REDIS_NOW}
-${PRUNE}
-local n
-repeat n = redis.call('INCR', KEYS[3]) until not redis.call('ZSCORE', KEYS[1], 'r' .. n)
-return n`;
-
-/** KEYS: replicas, started, ordinal. ARGV: id, ordinal, started, ttl. Registers (again) until now + ttl. */
-const HEARTBEAT = `${REDIS_NOW}
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-if tonumber(redis.call('GET', KEYS[3]) or '0') < tonumber(ARGV[2]) then redis.call('SET', KEYS[3], ARGV[2]) end
-return 1`;
-
-/** KEYS: replicas, started. Every registered replica: [id, started, ...]. */
-const MEMBERS = `${REDIS_NOW}
-${PRUNE}
-local out = {}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  out[#out + 1] = id
-  out[#out + 1] = redis.call('HGET', KEYS[2], id) or '0'
-end
-return out`;
 
 interface Member {
   id: string;
@@ -92,7 +66,7 @@ export class RedisReplicas implements ReplicaLink {
   readonly relay: RedisEventRelay;
 
   constructor(
-    private readonly command: Redis,
+    private readonly command: ScriptedRedis,
     private readonly subscriber: Redis,
     private readonly prefix: string,
     events: EmulatorEvents | undefined,
@@ -107,7 +81,7 @@ export class RedisReplicas implements ReplicaLink {
 
   /** Takes an ordinal, listens on its channel, then registers and keeps the registration alive. */
   async join(): Promise<void> {
-    this.ordinal = Number(await this.command.eval(RESERVE, 3, ...this.keys));
+    this.ordinal = Number(await this.command.reserveReplica(...this.keys));
     this.id = `r${this.ordinal}`;
     await this.subscriber.subscribe(this.channelOf(this.id));
     await this.beat();
@@ -183,14 +157,14 @@ export class RedisReplicas implements ReplicaLink {
   }
 
   private async members(): Promise<Member[]> {
-    const flat = (await this.command.eval(MEMBERS, 2, this.keys[0], this.keys[1])) as string[];
+    const flat = (await this.command.replicaMembers(this.keys[0], this.keys[1])) as string[];
     const members: Member[] = [];
     for (let i = 0; i < flat.length; i += 2) members.push({ id: flat[i]!, startedAt: Number(flat[i + 1]) });
     return members;
   }
 
   private beat(): Promise<unknown> {
-    return this.command.eval(HEARTBEAT, 3, ...this.keys, this.id, this.ordinal, this.startedAt, HEARTBEAT_TTL_MS);
+    return this.command.replicaHeartbeat(...this.keys, this.id, this.ordinal, this.startedAt, HEARTBEAT_TTL_MS);
   }
 
   private channelOf(id: string): string {

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import type { EmulatorEvent, EmulatorEvents } from '../../events.js';
-import { RELAYED_KINDS, type RelayedEvents } from '../replica-link.js';
+import type { EmulatorEvent, EmulatorEvents } from '../events.js';
+import { RELAYED_KINDS, type RelayedEvents } from '../backend/replica-link.js';
 import { channelMessage } from './channel-message.js';
-import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, REDIS_NOW } from './liveness.js';
-import type { Log } from '../../logging.js';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS } from './liveness.js';
+import type { ScriptedRedis } from './scripts.js';
+import type { Log } from '../logging.js';
 
 // Other replicas' events for this replica's event-stream readers (GET /_emulator/events).
 //
@@ -28,19 +29,6 @@ import type { Log } from '../../logging.js';
 
 /** Events one replica passes on per second at most; the rest are counted (a reader's `gap`). */
 export const RELAY_PER_SECOND = 2000;
-
-/**
- * KEYS: event-readers. ARGV: id, reading (1 or 0), ttl. Registers this replica as having readers
- * (until now + ttl) or not; returns how many other replicas have readers.
- */
-const READERS = `${REDIS_NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if ARGV[2] == '1' then
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
-else
-  redis.call('ZREM', KEYS[1], ARGV[1])
-end
-return redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])`;
 
 /** What one replica publishes on the relay channel. */
 interface RelayMessage {
@@ -71,7 +59,7 @@ export class RedisEventRelay {
   private subscribed = false;
 
   constructor(
-    private readonly command: Redis,
+    private readonly command: ScriptedRedis,
     private readonly subscriber: Redis,
     prefix: string,
     /** This replica's id (`r<ordinal>`), known once it has joined. */
@@ -152,7 +140,7 @@ export class RedisEventRelay {
   private async update(): Promise<void> {
     const reading = this.listeners.size > 0 && !this.closed ? 1 : 0;
     const others = Number(
-      await this.command.eval(READERS, 1, this.readersKey, this.replicaId(), reading, HEARTBEAT_TTL_MS),
+      await this.command.eventReaders(this.readersKey, this.replicaId(), reading, HEARTBEAT_TTL_MS),
     );
     this.relay(others > 0 && !this.closed);
   }

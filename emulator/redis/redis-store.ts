@@ -1,36 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Clock } from '../../clock.js';
-import { SettingsError } from '../../settings.js';
-import type { EmulatorEvents, EventValue } from '../../events.js';
-import { messageValueOf, type TopicContent } from '../content.js';
-import type { MessageValue } from '../message.js';
-import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../store.js';
-import type { Topic, TopicSettings, TopicSnapshot } from '../topic.js';
-import { redactedUrl } from '../../logging.js';
+import type { Clock } from '../clock.js';
+import { SettingsError } from '../settings.js';
+import type { EmulatorEvents, EventValue } from '../events.js';
+import { messageValueOf, type TopicContent } from '../topics/content.js';
+import type { MessageValue } from '../topics/message.js';
+import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../topics/store.js';
+import type { Topic, TopicSettings, TopicSnapshot } from '../topics/topic.js';
+import { redactedUrl } from '../logging.js';
 import { channelMessage } from './channel-message.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { RedisReplicas } from './replicas.js';
-import { CHANGE_PAGE, CREATE, PUBLISH, RESET, RESTORE, RESUME } from './scripts.js';
-import { COMPACT_CONTROL, CONSIDER_FAULT, COUNT_FAULT, SHARE_CHANGE } from './control-scripts.js';
+import { defineScripts, type ScriptedRedis, type ScriptName } from './scripts.js';
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
 import { unavailable } from './unavailable.js';
-import type { Log } from '../../logging.js';
-
-const SCRIPTS = {
-  create: CREATE,
-  publish: PUBLISH,
-  changePage: CHANGE_PAGE,
-  reset: RESET,
-  restore: RESTORE,
-  shareChange: SHARE_CHANGE,
-  considerFault: CONSIDER_FAULT,
-  countFault: COUNT_FAULT,
-  compactControl: COMPACT_CONTROL,
-  resume: RESUME,
-};
-type ScriptName = keyof typeof SCRIPTS;
+import type { Log } from '../logging.js';
 
 // Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
 // retains (Lua scripts, atomic); each replica holds a mirror (the in-memory store's own topics)
@@ -81,7 +66,7 @@ const isDeadline = (error: Error) => /command timed out/i.test(error.message);
 export class RedisTopicStore implements TopicStore {
   private readonly mirror: InMemoryTopicStore;
   private readonly keys: KeyLayout;
-  private readonly command: Redis;
+  private readonly command: ScriptedRedis;
   private readonly subscriber: Redis;
   private readonly replica = randomUUID();
   /** Mirror in step with Redis (subscribed and loaded). */
@@ -123,9 +108,7 @@ export class RedisTopicStore implements TopicStore {
       // close the connection: every command has a deadline, past which it fails (a 503).
       commandTimeout: REDIS_DEADLINE_MS,
     };
-    this.command = new Redis(url, options);
-    // Each script is sent once and then run by its SHA (EVALSHA; ioredis loads it again after a Redis restart).
-    for (const [name, lua] of Object.entries(SCRIPTS)) this.command.defineCommand(name, { lua });
+    this.command = defineScripts(new Redis(url, options));
     this.subscriber = new Redis(url, options);
     this.sharedControl = new RedisSharedControl(this.command, this.keys, this.replica, this.run.bind(this), log);
     for (const connection of [this.command, this.subscriber]) {
@@ -218,7 +201,7 @@ export class RedisTopicStore implements TopicStore {
   private create(topic: Topic): void {
     const { cache, name, page } = topic;
     const id = topicId(cache, name);
-    this.run('create', 5, ...TOPIC_KEYS(this.keys, id), id, page, this.keys.channel)
+    this.run('create', ...TOPIC_KEYS(this.keys, id), id, page, this.keys.channel)
       .then((given) => this.applyPage(cache, name, Number(given), true))
       .catch((error: Error) => this.log.warn({ cache, topic: name, err: error.message }, 'redis store: create failed'));
   }
@@ -235,7 +218,7 @@ export class RedisTopicStore implements TopicStore {
     if (!this.synced || this.stalled) return Promise.reject(unavailable());
     const id = topicId(cache, name);
     const args = [id, this.mirror.peekPage(), this.keys.channel, this.settings.retention, valueJson(value, publisher)];
-    return this.run('publish', 5, ...TOPIC_KEYS(this.keys, id), ...args).then(
+    return this.run('publish', ...TOPIC_KEYS(this.keys, id), ...args).then(
       (answer) => {
         const [page, seq] = (answer as [number, number]).map(Number) as [number, number];
         return new Promise<number>((resolve) => {
@@ -255,7 +238,7 @@ export class RedisTopicStore implements TopicStore {
     const topic = this.topic(cache, name);
     topic.changePage(Math.max(this.mirror.nextPage(), topic.page + 1));
     const id = topicId(cache, name);
-    this.run('changePage', 5, ...TOPIC_KEYS(this.keys, id), id, topic.page, this.keys.channel)
+    this.run('changePage', ...TOPIC_KEYS(this.keys, id), id, topic.page, this.keys.channel)
       .then((page) => this.applyPage(cache, name, Number(page), false))
       .catch((error: Error) =>
         this.log.warn({ cache, topic: name, err: error.message }, 'redis store: page change failed'),
@@ -271,7 +254,7 @@ export class RedisTopicStore implements TopicStore {
   clear(): void {
     this.mirror.clear();
     const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
-    this.run('reset', 3, ...keys, this.keys.prefix, this.keys.channel, this.replica).catch((error: Error) =>
+    this.run('reset', ...keys, this.keys.prefix, this.keys.channel, this.replica).catch((error: Error) =>
       this.log.warn({ err: error.message }, 'redis store: reset failed'),
     );
   }
@@ -298,7 +281,6 @@ export class RedisTopicStore implements TopicStore {
     const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
     this.run(
       'restore',
-      3,
       ...keys,
       this.keys.prefix,
       this.keys.channel,
@@ -328,11 +310,10 @@ export class RedisTopicStore implements TopicStore {
     this.subscriber.disconnect();
   }
 
-  /** Runs one of the scripts with its key count (ioredis's defined commands take it first). */
-  private run(name: ScriptName, keyCount: number, ...args: (string | number)[]): Promise<unknown> {
+  /** Runs one of the scripts (scripts.ts): its keys, then its arguments. */
+  private run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
     if (this.stalled) return Promise.reject(unavailable());
-    const command = (this.command as unknown as Record<ScriptName, (...a: unknown[]) => Promise<unknown>>)[name];
-    const answer = command.call(this.command, keyCount, ...args).catch((error: Error) => {
+    const answer = this.command[name](...args).catch((error: Error) => {
       if (isDeadline(error)) this.stall();
       throw error;
     });
@@ -410,7 +391,7 @@ export class RedisTopicStore implements TopicStore {
     const { generation, lastPage, pageFloor } = this.keys;
     const seen = this.generation ?? '';
     const resume = [generation, lastPage, pageFloor, randomUUID(), seen, this.lastPage()];
-    const [given, passed] = (await this.run('resume', 3, ...resume)) as [string, string];
+    const [given, passed] = (await this.run('resume', ...resume)) as [string, string];
     const lost = this.generation !== undefined && given !== this.generation;
     this.generation = given;
     this.mirror.passedPage(Number(passed));

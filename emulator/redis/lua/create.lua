@@ -1,0 +1,6 @@
+-- KEYS: hash, stream, topics, last-page, page-floor. ARGV: id, proposed page, channel.
+-- Creates the topic (lib/ensure.lua) and announces it. Returns the page.
+if created then
+  redis.call('PUBLISH', ARGV[3], '{"k":"n","id":' .. ARGV[1] .. ',"page":' .. string.format('%d', page) .. '}')
+end
+return page

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+// The Lua scripts of a Redis store, one file each in lua/ (fragments they share in lua/lib/).
+// Each runs atomically in Redis; those that change shared state announce it on the store's
+// channel, so every replica applies the changes in the order Redis made them. Channel messages
+// are JSON objects, `k` saying what: a topic created 'n', published 'p', its page changed 'c',
+// every topic reset 'r' or loaded 'l', a control-plane change 'o', a fault rule's counters 'f'.
+//
+// Each script is declared here once: the fragments put before it and how many of its arguments
+// are keys ('given': the caller passes the number first). ioredis sends a script once and runs
+// it by its SHA after (loading it again after a Redis restart).
+
+interface ScriptSpec {
+  keys: number | 'given';
+  uses?: readonly string[];
+}
+
+export const SCRIPTS = {
+  // The topics (redis-store.ts).
+  create: { keys: 5, uses: ['ensure'] },
+  publish: { keys: 5, uses: ['ensure'] },
+  changePage: { keys: 5 },
+  reset: { keys: 3, uses: ['forget-all'] },
+  restore: { keys: 3, uses: ['forget-all'] },
+  resume: { keys: 3 },
+  // The control plane's log and the fault rules' ledger (shared-control.ts).
+  shareChange: { keys: 5 },
+  compactControl: { keys: 2 },
+  considerFault: { keys: 1, uses: ['fault-counters', 'announce-counts'] },
+  countFault: { keys: 1, uses: ['announce-counts'] },
+  // The account limits (limit-counts.ts).
+  admitLimit: { keys: 2, uses: ['counts-in', 'roll', 'live-subscriptions'] },
+  deliveredLimit: { keys: 1, uses: ['counts-in', 'roll'] },
+  releaseLimit: { keys: 1 },
+  usageLimit: { keys: 'given', uses: ['counts-in', 'live-subscriptions'] },
+  // The replicas' registry and the event relay (replicas.ts, event-relay.ts).
+  reserveReplica: { keys: 3, uses: ['redis-now', 'prune-replicas'] },
+  replicaHeartbeat: { keys: 3, uses: ['redis-now'] },
+  replicaMembers: { keys: 2, uses: ['redis-now', 'prune-replicas'] },
+  eventReaders: { keys: 1, uses: ['redis-now'] },
+} as const satisfies Record<string, ScriptSpec>;
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+/** A connection the scripts are defined on: each a command taking its keys, then its arguments. */
+export type ScriptedRedis = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
+
+const LUA = new URL('./lua/', import.meta.url);
+const read = (file: string): string => readFileSync(new URL(file, LUA), 'utf8');
+const fileOf = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The Lua a script runs: the fragments it uses, in order, then its own file. */
+export function luaOf(name: ScriptName): string {
+  const spec: ScriptSpec = SCRIPTS[name];
+  return [...(spec.uses ?? []).map((lib) => read(`lib/${lib}.lua`)), read(`${fileOf(name)}.lua`)].join('\n');
+}
+
+/** Defines every script on `redis` (the store's command connection). */
+export function defineScripts(redis: Redis): ScriptedRedis {
+  for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
+    const { keys } = SCRIPTS[name] as ScriptSpec;
+    redis.defineCommand(name, keys === 'given' ? { lua: luaOf(name) } : { lua: luaOf(name), numberOfKeys: keys });
+  }
+  return redis as ScriptedRedis;
+}

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { luaOf, SCRIPTS, type ScriptName } from '../../emulator/redis/scripts.js';
+
+// The Redis store's scripts are files (emulator/redis/lua/), declared once in scripts.ts. These
+// checks need no Redis: every declared script has its file and fragments, and no file is left over.
+
+const dir = fileURLToPath(new URL('../../emulator/redis/lua/', import.meta.url));
+const names = Object.keys(SCRIPTS) as ScriptName[];
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+describe('the Redis store scripts', () => {
+  it('reads every declared script with the fragments it uses, each ending in what it returns', () => {
+    for (const name of names) {
+      const lua = luaOf(name);
+      expect(lua, name).toMatch(/\breturn\b[^\n]*\n?$/);
+      const parts = [
+        ...((SCRIPTS[name] as { uses?: readonly string[] }).uses ?? []).map((l) => `lib/${l}`),
+        kebab(name),
+      ];
+      let at = -1;
+      for (const part of parts) {
+        const found = lua.indexOf(readFileSync(`${dir}${part}.lua`, 'utf8'));
+        expect(found, `${name}: ${part}.lua in order`).toBeGreaterThan(at);
+        at = found;
+      }
+    }
+  });
+
+  it('has no script file or fragment that nothing declares', () => {
+    const declared = new Set(names.map(kebab));
+    const used = new Set(names.flatMap((n) => (SCRIPTS[n] as { uses?: readonly string[] }).uses ?? []));
+    const files = readdirSync(dir).filter((f) => f.endsWith('.lua'));
+    const libs = readdirSync(`${dir}lib`).filter((f) => f.endsWith('.lua'));
+    expect(files.map((f) => f.slice(0, -4)).filter((f) => !declared.has(f))).toEqual([]);
+    expect(libs.map((f) => f.slice(0, -4)).filter((f) => !used.has(f))).toEqual([]);
+  });
+
+  it('declares how many arguments are keys for every script but the one given its count at each call', () => {
+    const given = names.filter((n) => SCRIPTS[n].keys === 'given');
+    expect(given).toEqual(['usageLimit']);
+    for (const name of names) {
+      if (SCRIPTS[name].keys === 'given') continue;
+      const highest = Math.max(0, ...[...luaOf(name).matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1])));
+      expect(highest, `${name} uses KEYS up to ${highest}`).toBeLessThanOrEqual(SCRIPTS[name].keys);
+    }
+  });
+});
