@@ -1,18 +1,19 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './auth/authenticator.js';
 import type { SharedBackend } from './backend/backend.js';
-import type { Access } from './auth/permissions.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
 import type { FaultInjector } from './faults/injector.js';
 import type { PageChanges } from './topics/page-changes.js';
 import type { AccountLimits } from './limits/account-limits.js';
-import type { BodyKind } from './openapi-routes.js';
+import type { Log } from './logging.js';
 import type { EmulatorSettings } from './settings.js';
 import type { TopicStore } from './topics/store.js';
 import type { WaitingSubscribers } from './waiting.js';
 
-/** What every handler may use: the emulator's state and services, injected once. */
+/**
+ * What every door and control operation may use: the emulator's state and services, injected
+ * once. It knows no protocol: the HTTP door's handler shape is http/operation-handler.ts.
+ */
 export interface EmulatorContext {
   settings: EmulatorSettings;
   store: TopicStore;
@@ -20,7 +21,7 @@ export interface EmulatorContext {
   shared: SharedBackend | undefined;
   auth: Authenticator;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Log;
   /** Fault rules and chaos (the control plane's). */
   faults: FaultInjector;
   /** The account limits profile. */
@@ -31,25 +32,4 @@ export interface EmulatorContext {
   pageChanges: PageChanges;
   /** What happens, as one stream: the journal, the dashboard and metrics listen. */
   events: EmulatorEvents;
-}
-
-/** One operation of an OpenAPI document, implemented. */
-export interface OperationHandler {
-  operationId: string;
-  /** The access the caller's token must grant on the addressed topic; none for open endpoints. */
-  access?: Access;
-  /**
-   * Answers the request. Synchronous where it can be (the service operations): fastify then
-   * sends what the handler sent without a promise per request; a throw becomes the error reply.
-   */
-  handle(request: FastifyRequest, reply: FastifyReply, route: RouteInfo): void | Promise<unknown>;
-}
-
-export interface RouteInfo {
-  bodyKinds: ReadonlyMap<string, BodyKind>;
-}
-
-export interface TopicParams {
-  cacheName: string;
-  topicName: string;
 }

@@ -26,37 +26,29 @@ import type {
   TopicMessages,
   TopicReset,
   TopicResetInput,
-  WaitingSubscriberState,
   WithdrawalInput,
 } from '../../openapi/generated/control-types.js';
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
 import type { ReplicaLink } from '../backend/replica-link.js';
-import { lastClockReadingMs, operationIds, statePageDefaults } from '../documents.js';
+import { lastClockReadingMs } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
-import { judgeClients } from '../../judge/judge.js';
 import type { EmulatorEvents } from '../events.js';
 import { limitsProfileOf } from '../limits/account-limits.js';
-import { previewOf } from '../live/wire.js';
 import { EmulatorMetrics } from '../metrics/metrics.js';
 import { applyScenario } from '../scenario/apply.js';
 import { readScenarioFile } from '../scenario/load.js';
 import { seedTopics } from '../scenario/seed.js';
 import { controlOf } from '../snapshot/document.js';
-import { applyControlBase, applyControlRestore, applyRestore, planControl, planRestore } from '../snapshot/restore.js';
+import { applyRestore, planRestore } from '../snapshot/restore.js';
 import { takeControl, takeSnapshot } from '../snapshot/take.js';
-import { topicKey } from '../topics/topic-key.js';
-import {
-  answerQuestion,
-  gatherClientEntries,
-  gatherCount,
-  gatherRequests,
-  gatherWaiting,
-  type Question,
-} from './gather.js';
+import { answerQuestion, gatherWaiting, type Question } from './gather.js';
+import { countRequests, judgedClients, listRequests } from './journal-reads.js';
+import { applySharedChange } from './replication.js';
 import { sharedOperationId, type SharedChange } from './shared-changes.js';
+import { DEFAULT_PAGE, stateOf, topicMessagesOf, waitingSubscribersOf, withEveryReplica } from './state-view.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
@@ -88,7 +80,7 @@ export class EmulatorControls {
     this.journal = new RequestJournal(context.events, settings.journalSize);
     const replicas = context.shared?.replicas;
     if (replicas) {
-      const here = { journal: this.journal, waitingSubscribers: () => this.waitingSubscribers() };
+      const here = { journal: this.journal, waitingSubscribers: () => waitingSubscribersOf(context) };
       replicas.onQuestion = (question) => answerQuestion(here, replicas, question as Question);
     }
   }
@@ -120,31 +112,7 @@ export class EmulatorControls {
    * waiting subscribers of this replica only (see `gatheredState`).
    */
   state(page: Required<StatePage> = DEFAULT_PAGE): State {
-    const { store, clock, faults, pageChanges, limits } = this.context;
-    const waitingSubscribers = this.waitingSubscribers();
-    const topics = store.snapshot();
-    return {
-      caches: store.cacheNames(),
-      topics: pageOf(topics, page).map((t) => ({
-        cache: t.cache,
-        topic: t.topic,
-        page: t.page,
-        firstSequenceNumber: t.firstRetained,
-        lastSequenceNumber: t.lastRetained,
-        retainedCount: t.retainedCount,
-        nextSequenceNumber: t.nextSequenceNumber,
-        waitingSubscribers: t.waitingSubscribers,
-      })),
-      topicCount: topics.length,
-      waitingSubscribers: pageOf(waitingSubscribers, page),
-      waitingSubscriberCount: waitingSubscribers.length,
-      faults: faults.list(),
-      endedFaults: faults.ended(),
-      scheduled: { topicResets: pageChanges.scheduled(), tokenWithdrawals: this.withdrawals.scheduled() },
-      limits: limits.view(),
-      chaos: faults.chaosView(),
-      clock: clock.state(),
-    };
+    return stateOf(this.context, this.withdrawals, page);
   }
 
   /**
@@ -155,41 +123,13 @@ export class EmulatorControls {
     const replicas = this.context.shared?.replicas;
     if (!replicas) return this.state(page);
     return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
-      ([waitingSubscribers, limits]) => this.gathered(waitingSubscribers, limits, page),
+      ([waitingSubscribers, limits]) => withEveryReplica(this.state(page), waitingSubscribers, limits, page),
     );
-  }
-
-  /** The state here, with every replica's waiting subscribers (the list and each topic's count) and limits' usage. */
-  private gathered(waitingSubscribers: WaitingSubscriberState[], limits: Limits, page: Required<StatePage>): State {
-    const state = { ...this.state(page), limits };
-    const waitingOn = new Map<string, number>();
-    for (const { cache, topic } of waitingSubscribers) {
-      const key = topicKey(cache, topic);
-      waitingOn.set(key, (waitingOn.get(key) ?? 0) + 1);
-    }
-    const topics = state.topics.map((t) => ({
-      ...t,
-      waitingSubscribers: waitingOn.get(topicKey(t.cache, t.topic)) ?? 0,
-    }));
-    return {
-      ...state,
-      topics,
-      waitingSubscribers: pageOf(waitingSubscribers, page),
-      waitingSubscriberCount: waitingSubscribers.length,
-    };
   }
 
   /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */
   topicMessages(cache: string, topic: string): TopicMessages {
-    const { store } = this.context;
-    if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
-    const found = store.find(cache, topic);
-    if (found === undefined) return { cache, topic, page: null, nextSequenceNumber: 1, messages: [] };
-    const page = found.page;
-    const messages = found
-      .retainedMessages()
-      .map(({ sequenceNumber, value }) => ({ sequenceNumber, page, ...previewOf(value) }));
-    return { cache, topic, page, nextSequenceNumber: found.position.next, messages };
+    return topicMessagesOf(this.context, cache, topic);
   }
 
   /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
@@ -358,26 +298,21 @@ export class EmulatorControls {
     return this.changed('loadSnapshot', loaded);
   }
 
-  // The journal's reads cover every replica on a shared store (gather.ts): they are asynchronous.
+  // The journal's reads cover every replica on a shared store (journal-reads.ts).
 
   /** Journalled requests, newest first: those the matcher accepts, at most `limit` (default 100). */
-  async requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): Promise<RequestList> {
-    knownOperation(matcher, 'invalid_parameter');
-    const replicas = this.context.shared?.replicas;
-    return replicas ? gatherRequests(replicas, matcher, limit) : this.journal.list(matcher, limit);
+  requests(matcher: RequestMatcher = {}, limit: RequestLimit = DEFAULT_LIST_LIMIT): Promise<RequestList> {
+    return listRequests(this.journal, this.replicas, matcher, limit);
   }
 
   /** How many journalled requests the matcher accepts (e.g. "exactly one publish to t"). */
-  async countRequests(matcher: RequestMatcher = {}): Promise<RequestCount> {
-    knownOperation(matcher, 'invalid_body');
-    const replicas = this.context.shared?.replicas;
-    return { count: replicas ? await gatherCount(replicas, matcher) : this.journal.count(matcher) };
+  countRequests(matcher: RequestMatcher = {}): Promise<RequestCount> {
+    return countRequests(this.journal, this.replicas, matcher);
   }
 
   /** Every client in the journal, judged by the client rules (judge/catalogue.ts). */
-  async clients(): Promise<ClientList> {
-    const replicas = this.context.shared?.replicas;
-    return { clients: judgeClients(replicas ? await gatherClientEntries(replicas) : this.journal.entries()) };
+  clients(): Promise<ClientList> {
+    return judgedClients(this.journal, this.replicas);
   }
 
   /**
@@ -451,48 +386,18 @@ export class EmulatorControls {
 
   /** Applies a change another replica made (and applied) there: the same operation, not passed on again. */
   private applyShared(change: SharedChange): void {
-    const { clock, faults, limits, log } = this.context;
     this.quiet = true;
     try {
-      switch (change.op) {
-        case 'reset':
-          this.resetControls();
-          break;
-        case 'clock':
-          clock.restore(change.clock);
-          break;
-        case 'setLimits':
-          limits.set(change.change);
-          break;
-        case 'startChaos':
-          faults.startChaos(change.input);
-          break;
-        case 'stopChaos':
-          faults.stopChaos();
-          break;
-        case 'addFault':
-          faults.add(change.rule, change.id, change.at);
-          break;
-        case 'removeFault':
-          if (faults.list().some((f) => f.id === change.id)) faults.remove(change.id, 'removed on another replica');
-          break;
-        case 'clearFaults':
-          faults.clear();
-          break;
-        case 'restoreControl':
-          applyControlRestore(this.context, this.withdrawals, planControl(change.control));
-          break;
-        case 'compacted':
-          applyControlBase(this.context, this.withdrawals, planControl(change.control));
-          break;
-        case 'withdraw':
-          // Due when it was due there: a replica that applies it later waits only what is left.
-          this.withdrawals.withdrawAt(change.tokenId, change.how, change.at + (change.afterMs ?? 0), 'another replica');
-          break;
-      }
+      applySharedChange(
+        { context: this.context, withdrawals: this.withdrawals, resetControls: () => void this.resetControls() },
+        change,
+      );
       this.changed(sharedOperationId(change));
     } catch (error) {
-      log.warn({ change: change.op, err: (error as Error).message }, 'a change from another replica was not applied');
+      this.context.log.warn(
+        { change: change.op, err: (error as Error).message },
+        'a change from another replica was not applied',
+      );
     } finally {
       this.quiet = false;
     }
@@ -510,26 +415,6 @@ export class EmulatorControls {
     return this.changed(how === 'expired' ? 'expireToken' : 'revokeToken', withdrawal);
   }
 
-  /** This replica's waiting subscribers. */
-  private waitingSubscribers(): WaitingSubscriberState[] {
-    const { clock, waiting } = this.context;
-    const now = clock.now();
-    const waitingSubscribers: WaitingSubscriberState[] = [];
-    for (const subscriber of waiting) {
-      const { sequenceNumber, sequencePage } = subscriber.cursor;
-      waitingSubscribers.push({
-        cache: subscriber.topic.cache,
-        topic: subscriber.topic.name,
-        sequenceNumber,
-        sequencePage,
-        waitedMs: now - subscriber.since,
-        since: new Date(subscriber.since).toISOString(),
-        client: subscriber.client,
-      });
-    }
-    return waitingSubscribers;
-  }
-
   /** Tells the event stream that the operation changed something; returns its result. */
   private changed<T>(operationId: string, result?: T): T {
     const { events, clock } = this.context;
@@ -537,19 +422,3 @@ export class EmulatorControls {
     return result as T;
   }
 }
-
-/** A matcher naming an operation no document has would match nothing, silently: a typo is refused. */
-function knownOperation(matcher: RequestMatcher, code: 'invalid_parameter' | 'invalid_body'): void {
-  const { operation } = matcher;
-  if (operation === undefined || operationIds.has(operation)) return;
-  throw new EmulatorError(
-    code,
-    `No operation is called '${operation}': use an operationId of openapi/topics.yaml or control.yaml, such as publish, subscribe or setClock.`,
-  );
-}
-
-/** The state's long lists, a page at a time: StatePage's defaults (openapi/control.yaml). */
-const DEFAULT_PAGE: Required<StatePage> = statePageDefaults;
-
-const pageOf = <T>(list: readonly T[], { offset, limit }: Required<StatePage>): T[] =>
-  offset === 0 && list.length <= limit ? [...list] : list.slice(offset, offset + limit);

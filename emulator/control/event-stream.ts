@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 import { defaultStreamOptions, EventStream, type EventStreamOptions } from '../live/event-stream.js';
 import { version } from '../version.js';
 import type { EmulatorControls } from './controls.js';

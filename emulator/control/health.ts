@@ -1,5 +1,5 @@
 import type { Health } from '../../openapi/generated/control-types.js';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 import type { StoreHealth } from '../topics/store.js';
 import { version } from '../version.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 import type {
   ChaosInput,
   ClockInput,

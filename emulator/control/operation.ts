@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 
 /** A control operation's answer: a status and a JSON body. */
 export interface Answer {

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 import { EmulatorError } from '../errors.js';
 
 /** GET /_emulator/tls/ca.pem: the local authority's certificate behind --https-port, or 404 without one. */

@@ -1,5 +1,5 @@
 import type { TokenWithdrawal } from '../../openapi/generated/control-types.js';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../logging.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Clock, ClockTimer } from '../clock.js';
 
@@ -16,7 +16,7 @@ export class TokenWithdrawals {
   constructor(
     private readonly auth: Authenticator,
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {}
 
   withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {

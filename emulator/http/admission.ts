@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Access } from '../auth/permissions.js';
-import type { EmulatorContext, OperationHandler, RouteInfo, TopicParams } from '../context.js';
+import type { EmulatorContext } from '../context.js';
+import type { OperationHandler, RouteInfo, TopicParams } from './operation-handler.js';
 import { checkAccess, decideAdmission } from '../admission.js';
 import type { RequestFacts, ServiceOperation } from '../requests.js';
 import { applyEffect } from './answers.js';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext, TopicParams } from '../context.js';
+import type { EmulatorContext } from '../context.js';
+import type { TopicParams } from './operation-handler.js';
 import { EmulatorError } from '../errors.js';
 import type { Delays } from '../faults/delay.js';
 import type { Effect } from '../requests.js';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext, OperationHandler } from '../context.js';
+import type { EmulatorContext } from '../context.js';
+import type { OperationHandler } from './operation-handler.js';
 import { operationRoutes, type OpenApiDocument, type OperationRoute } from '../openapi-routes.js';
 import { serviceRoute } from './admission.js';
 import { routeArrival } from './arrival.js';

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../context.js';
+import type { OperationHandler } from '../http/operation-handler.js';
 import type { EmulatorMetrics } from './metrics.js';
 
 /** GET /_emulator/metrics: the Prometheus text format. */

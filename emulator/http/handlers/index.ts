@@ -1,4 +1,5 @@
-import type { EmulatorContext, OperationHandler } from '../../context.js';
+import type { EmulatorContext } from '../../context.js';
+import type { OperationHandler } from '../operation-handler.js';
 import type { LongPolls } from '../waiting.js';
 import { publishHandler } from './publish.js';
 import { subscribeHandler } from './subscribe.js';

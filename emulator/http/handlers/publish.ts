@@ -1,5 +1,6 @@
 import { EmulatorError } from '../../errors.js';
-import type { EmulatorContext, OperationHandler, TopicParams } from '../../context.js';
+import type { EmulatorContext } from '../../context.js';
+import type { OperationHandler, TopicParams } from '../operation-handler.js';
 import type { MessageValue } from '../../topics/message.js';
 import { publishMessage } from '../../service/publish.js';
 import type { RawBody } from '../body-parsers.js';

@@ -1,4 +1,5 @@
-import type { EmulatorContext, OperationHandler, TopicParams } from '../../context.js';
+import type { EmulatorContext } from '../../context.js';
+import type { OperationHandler, TopicParams } from '../operation-handler.js';
 import { cursorOf, waitingRefusal, WAITING_LIMIT } from '../../service/subscribe.js';
 import { waitingCursor } from '../../topics/read-plan.js';
 import { answerRead } from '../answers.js';
