@@ -39,4 +39,4 @@ EXPOSE 4545 4546 4547
 # Node itself checks health: the slim image has no curl or wget.
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.TOPICS_EMULATOR_PORT || 4545) + '/_emulator/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "/app/dist/emulator/cli.js"]
+ENTRYPOINT ["node", "/app/dist/cli/topics-emulator.js"]

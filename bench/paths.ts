@@ -21,7 +21,7 @@ function findRepoRoot(): string {
 }
 
 export const repoRoot = findRepoRoot();
-export const emulatorCli = join(repoRoot, 'dist', 'emulator', 'cli.js');
+export const emulatorCli = join(repoRoot, 'dist', 'cli', 'topics-emulator.js');
 export const emulatorModule = join(repoRoot, 'dist', 'emulator', 'index.js');
 /** This file's own folder: beside it sit the child entry points, as .ts or compiled .js. */
 export const benchDir = dirname(fileURLToPath(import.meta.url));

@@ -103,7 +103,7 @@ const log = (message: string): void => {
   process.stderr.write(`[bench] ${message}\n`);
 };
 const oursModule = args.distDir === undefined ? emulatorModule : join(args.distDir, 'emulator', 'index.js');
-const oursCli = args.distDir === undefined ? emulatorCli : join(args.distDir, 'emulator', 'cli.js');
+const oursCli = args.distDir === undefined ? emulatorCli : join(args.distDir, 'cli', 'topics-emulator.js');
 const built = existsSync(oursModule) && existsSync(oursCli);
 if (!built) log(`the emulator is not built (${oursModule}): measuring the baselines only; run \`npm run build\``);
 if (machine.loadAverage > machine.cpus / 2)

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { compiled, packageRoot } from '../package-root.js';
 
 // The Lua scripts of a Redis store, one file each in lua/ (fragments they share in lua/lib/).
 // Each runs atomically in Redis; those that change shared state announce it on the store's
@@ -46,8 +48,9 @@ export type ScriptName = keyof typeof SCRIPTS;
 /** A connection the scripts are defined on: each a command taking its keys, then its arguments. */
 export type ScriptedRedis = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
 
-const LUA = new URL('./lua/', import.meta.url);
-const read = (file: string): string => readFileSync(new URL(file, LUA), 'utf8');
+/** The scripts' folder: beside this module in the sources, copied into dist/ by the build (scripts/copy-lua.mjs). */
+const LUA = join(packageRoot, ...(compiled ? ['dist'] : []), 'emulator', 'redis', 'lua');
+const read = (file: string): string => readFileSync(join(LUA, file), 'utf8');
 const fileOf = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** The Lua a script runs: the fragments it uses, in order, then its own file. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { EmulatorError } from '../errors.js';
+import { packageRoot } from '../package-root.js';
 
 // GET /_emulator/ui: the dashboard, built into dist/dashboard/ (scripts/build-dashboard.mjs) and
 // served from the emulator's own port. The page is open (it holds no state: what it shows comes
@@ -32,10 +33,9 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-/** Where the built dashboard is: dist/dashboard/, whether this file runs compiled (dist/emulator/ui/) or from source. */
+/** Where the built dashboard is: dist/dashboard/ in the package, whether this code runs compiled or from source. */
 export function builtDashboardDirectory(): string {
-  const compiled = import.meta.url.endsWith('.js');
-  return fileURLToPath(new URL(compiled ? '../../dashboard/' : '../../dist/dashboard/', import.meta.url));
+  return join(packageRoot, 'dist', 'dashboard');
 }
 
 export function registerDashboard(app: FastifyInstance, directory = builtDashboardDirectory()): void {
@@ -45,7 +45,7 @@ export function registerDashboard(app: FastifyInstance, directory = builtDashboa
     let bytes = cache.get(name);
     if (bytes === undefined) {
       try {
-        bytes = readFileSync(`${directory}${name}`);
+        bytes = readFileSync(join(directory, name));
       } catch {
         throw new EmulatorError(
           'route_not_found',

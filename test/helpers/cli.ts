@@ -15,11 +15,11 @@ function newestSource(dir: string): number {
 }
 
 /**
- * The CLI as users run it (dist/, which `npm ci` builds) when that build is newer than every
+ * The CLI as users run it (its bundle in dist/cli/, which `npm ci` builds) when that build is newer than every
  * source it comes from; otherwise from source through tsx, so a test never runs a stale build.
  */
 function cli(): string[] {
-  const built = `${root}dist/emulator/cli.js`;
+  const built = `${root}dist/cli/topics-emulator.js`;
   const fresh =
     existsSync(built) &&
     statSync(built).mtimeMs > Math.max(newestSource(`${root}emulator`), newestSource(`${root}openapi`));

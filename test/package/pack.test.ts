@@ -93,7 +93,8 @@ describe('npm package', () => {
     expect(paths).toEqual(
       expect.arrayContaining([
         'package.json',
-        'dist/emulator/cli.js',
+        'dist/cli/topics-emulator.js',
+        'dist/emulator/redis/lua/publish.lua',
         'dist/emulator/index.js',
         'dist/emulator/index.d.ts',
         'dist/dashboard/index.html',

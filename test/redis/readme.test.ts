@@ -47,7 +47,7 @@ afterEach(() => {
 describe("the README's replicas without Docker", () => {
   it('a message published on one replica reaches the subscriber waiting on the other; kill stops all three', async () => {
     const block = replicasBlock();
-    expect(block).toContain('node dist/emulator/cli.js');
+    expect(block).toContain('node dist/cli/topics-emulator.js');
     const [redis, a, b] = [await freePort(), await freePort(), await freePort()];
     dir = mkdtempSync(join(tmpdir(), 'te-readme-'));
     const command = cliCommand.map((part) => `'${part}'`).join(' ');
@@ -56,7 +56,7 @@ describe("the README's replicas without Docker", () => {
     const text = block
       .replaceAll('/tmp/', `${dir}/`)
       .replace(/\b(6379|4545|4546)\b/g, (port) => String(ports[port]))
-      .replaceAll('node dist/emulator/cli.js', command);
+      .replaceAll('node dist/cli/topics-emulator.js', command);
     const child = spawn('bash', ['-c', text], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     script = child;
     let out = '';
