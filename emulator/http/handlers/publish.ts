@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { EmulatorError } from '../../errors.js';
 import type { EmulatorContext } from '../../context.js';
 import type { OperationHandler, TopicParams } from '../operation-handler.js';
@@ -16,6 +17,12 @@ function charsetOf(contentType: string): string | undefined {
 
 /** POST /topics/{cacheName}/{topicName}: the body as a message (service/publish.ts), 204. */
 export function publishHandler(context: EmulatorContext): OperationHandler {
+  // In memory a message is numbered at once; a shared store answers once Redis has numbered it
+  // (a promise). Which of the two is known here, once, not asked of every publish.
+  const answer: (published: number | Promise<number>, reply: FastifyReply) => void | Promise<unknown> =
+    context.shared === undefined
+      ? (_published, reply) => void reply.code(204).send()
+      : (published, reply) => (published as Promise<number>).then(() => reply.code(204).send());
   return {
     operationId: 'publish',
     access: 'publish',
@@ -53,17 +60,10 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       } else {
         value = { binary: bytes };
       }
-      const published = publishMessage(
-        context,
-        cacheName,
-        topicName,
-        value,
-        bytes.byteLength,
-        request.exchange?.principal,
+      return answer(
+        publishMessage(context, cacheName, topicName, value, bytes.byteLength, request.exchange?.principal),
+        reply,
       );
-      // A shared store answers once the message is numbered there; in memory it is done already.
-      if (typeof published !== 'number') return published.then(() => reply.code(204).send());
-      reply.code(204).send();
     },
   };
 }
