@@ -1,6 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prettyLine, redactUrl } from '../../emulator/logging.js';
-import { baseUrlOf, runCli, type CliRun } from '../helpers/cli.js';
+import { baseUrlOf, cliCommand, printed, runCli, type CliRun } from '../helpers/cli.js';
 
 let run: CliRun | undefined;
 afterEach(async () => {
@@ -123,4 +128,44 @@ describe('log format', () => {
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
     expect(run.stdout()).not.toContain(key);
   });
+
+  // util-linux's `script` runs the CLI in a pseudo-terminal, as a person's shell does.
+  it.runIf(process.platform === 'linux')(
+    '--log-format auto (the default): readable lines in a terminal, JSON lines when piped',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'log-format-'));
+      const scenario = join(dir, 'one-rule.yaml');
+      writeFileSync(scenario, 'faults:\n  - { operation: publish, count: 1, status: 429 }\n');
+      const args = ['--port', '0', '--grpc-port', '0', '--scenario', scenario];
+      const added = /fault rule f1 added/;
+      try {
+        const quoted = [...cliCommand, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+        const child = spawn('script', ['-qec', quoted, '/dev/null'], { cwd: process.cwd() });
+        let out = '';
+        child.stdout.on('data', (chunk) => (out += chunk));
+        child.stderr.on('data', (chunk) => (out += chunk));
+        const exited = once(child, 'exit').then(([code]) => code as number | null);
+        const inTerminal: CliRun = { child, stdout: () => out, stderr: () => '', exited };
+        await printed(inTerminal, added);
+        child.kill('SIGTERM');
+        await exited;
+        const terminalLines = out.split(/\r?\n/);
+        expect(
+          terminalLines.some((line) => /^\d\d:\d\d:\d\d\.\d{3} INFO {2}fault rule f1 added {2}fault=f1/.test(line)),
+        ).toBe(true);
+        expect(terminalLines.some((line) => line.startsWith('{'))).toBe(false);
+
+        run = runCli(args);
+        await printed(run, added);
+        const json = run
+          .stdout()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { msg?: string; fault?: string });
+        expect(json.some((entry) => entry.msg === 'fault rule f1 added' && entry.fault === 'f1')).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
