@@ -5,7 +5,6 @@
 // Over a slow link or on a busy machine the round trips grow, and the waits with them. The
 // endpoint's own long-poll timeout is learnt from the empty answers it gives, and a nudge comes
 // well within it, so that a waiting first request hears one before it gives up.
-import { decodeElements } from './elements.js';
 import type { Exchange } from './exchange.js';
 
 /** How many recent round trips are kept. */
@@ -67,7 +66,8 @@ export class Pace {
   }
 }
 
-function isEmpty(exchange: Exchange): boolean {
-  const elements = decodeElements(exchange.json);
-  return elements !== undefined && elements.length === 0;
+/** A subscribe answer `{"items": []}`: nothing arrived before the endpoint's long-poll timeout. */
+function isEmpty({ json }: Exchange): boolean {
+  const items = typeof json === 'object' && json !== null ? (json as { items?: unknown }).items : undefined;
+  return Array.isArray(items) && items.length === 0;
 }

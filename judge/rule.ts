@@ -1,5 +1,4 @@
-import type { ClientViolation } from '../openapi/generated/control-types.js';
-import type { JournalEntry } from '../openapi/generated/control-types.js';
+import type { ClientViolation, JournalEntry } from '../openapi/generated/control-types.js';
 import type { Subscription } from './subscriptions.js';
 
 // A client rule: what robust Topics clients do, checked over what one client sent. Each check

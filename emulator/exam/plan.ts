@@ -1,8 +1,4 @@
 import { readFile } from 'node:fs/promises';
-
-/** How long the exam waits for the command's first request unless --start-timeout says. */
-export const DEFAULT_START_TIMEOUT_MS = 120_000;
-
 import { checked } from '../control/validation.js';
 import type { Scenario } from '../../openapi/generated/control-types.js';
 import { ScenarioError } from '../scenario/load.js';
@@ -13,6 +9,9 @@ import { nearest } from '../nearest.js';
 // times from the start). `standard` spreads the five steps over the duration; `compact` plays
 // them in about six seconds (the project's own tests); a file is a scenario (the control
 // plane's Scenario format) plus an `exam` member with the plan.
+
+/** How long the exam waits for the command's first request unless --start-timeout says. */
+export const DEFAULT_START_TIMEOUT_MS = 120_000;
 
 export const stepKinds = ['page-change', 'throttle', 'drop-waiting', 'outage', 'token-expiry'] as const;
 export type ExamStepKind = (typeof stepKinds)[number];

@@ -1,11 +1,9 @@
-import type { FaultRule } from './rule.js';
+import type { Consideration, FaultRule, RuleCounts } from './rule.js';
 
 // The fault rules' counters when several replicas serve one emulator (a shared store): one
 // ledger, so a `count: 1` rule fires exactly once across all of them, skips and "after N items"
 // count every replica's requests, and every replica shows the same counts. In memory there is
 // no ledger: a rule counts in its own fields, synchronously, as it always has.
-
-import type { Consideration, RuleCounts } from './rule.js';
 
 export type { Consideration, RuleCounts };
 

@@ -16,7 +16,8 @@ import { adminServices } from './admin-services.js';
 import { clientIdentity } from '../recording.js';
 import type { WaitingEntry } from '../waiting.js';
 import { publishMessage } from '../service/publish.js';
-import { cursorOf, waitingRefusal, WAITING_LIMIT } from '../service/subscribe.js';
+import { cursorOf, waitingRefusal } from '../service/subscribe.js';
+import { WAITING_SUBSCRIBERS } from '../limits/account-limits.js';
 import { checkAccess, decideAdmission } from '../admission.js';
 import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
@@ -242,7 +243,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         // A stream waits for its whole life: it counts against --max-waiting as it opens.
         const refused = waitingRefusal(context);
         if (refused) {
-          record.decided({ decidedBy: WAITING_LIMIT });
+          record.decided({ decidedBy: WAITING_SUBSCRIBERS });
           throw refused;
         }
         // momento-local's stream-error: the stream fails once it has sent this many messages.

@@ -15,7 +15,8 @@ import type { Log } from '../logging.js';
 // The payload limit is the hard --payload-limit, enforced by the core (413).
 
 const OPERATIONS: DecidedBy = { kind: 'limit', limit: 'operations' };
-const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
+/** What decided a refusal for waiting subscribers: the concurrent-subscriptions limit, or --max-waiting (service/subscribe.ts). */
+export const WAITING_SUBSCRIBERS: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
 
 /** Every member of the document's LimitsInput, set. */
 export type { LimitsProfile } from './counts.js';

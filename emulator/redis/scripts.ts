@@ -51,12 +51,13 @@ export type ScriptedRedis = Redis & Record<ScriptName, (...args: (string | numbe
 /** The scripts' folder: beside this module in the sources, copied into dist/ by the build (scripts/copy-lua.mjs). */
 const LUA = join(packageRoot, ...(compiled ? ['dist'] : []), 'emulator', 'redis', 'lua');
 const read = (file: string): string => readFileSync(join(LUA, file), 'utf8');
-const fileOf = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** A script's file in lua/: its name in kebab case (`changePage` → `change-page.lua`). */
+export const scriptFile = (name: string): string => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.lua`;
 
 /** The Lua a script runs: the fragments it uses, in order, then its own file. */
 export function luaOf(name: ScriptName): string {
   const spec: ScriptSpec = SCRIPTS[name];
-  return [...(spec.uses ?? []).map((lib) => read(`lib/${lib}.lua`)), read(`${fileOf(name)}.lua`)].join('\n');
+  return [...(spec.uses ?? []).map((lib) => read(`lib/${lib}.lua`)), read(scriptFile(name))].join('\n');
 }
 
 /** Defines every script on `redis` (the store's command connection). */

@@ -1,6 +1,5 @@
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
-import type { DecidedBy } from '../exchange.js';
 import type { Cursor } from '../topics/read-plan.js';
 
 // Subscribing, whichever door it came through (the HTTP API's long-poll GET, http/handlers/; the
@@ -29,12 +28,9 @@ export function cursorOf(sequenceNumber: number, sequencePage: number, names: Cu
   return { sequenceNumber, sequencePage };
 }
 
-/** What decided a refusal for --max-waiting, as the request's facts record it. */
-export const WAITING_LIMIT: DecidedBy = { kind: 'limit', limit: 'waiting-subscribers' };
-
 /**
  * The answer to one more subscriber that would wait past --max-waiting (429 with Retry-After;
- * decided by WAITING_LIMIT); undefined while there is room. Nothing is made while there is.
+ * decided by limits/account-limits.ts's WAITING_SUBSCRIBERS); undefined while there is room. Nothing is made while there is.
  */
 export function waitingRefusal(context: Pick<EmulatorContext, 'waiting' | 'settings'>): EmulatorError | undefined {
   const max = context.settings.maxWaitingSubscribers;

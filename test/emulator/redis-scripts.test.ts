@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { luaOf, SCRIPTS, type ScriptName } from '../../emulator/redis/scripts.js';
+import { luaOf, scriptFile, SCRIPTS, type ScriptName } from '../../emulator/redis/scripts.js';
 
 // The Redis store's scripts are files (emulator/redis/lua/), declared once in scripts.ts. These
 // checks need no Redis: every declared script has its file and fragments, and no file is left over.
 
 const dir = fileURLToPath(new URL('../../emulator/redis/lua/', import.meta.url));
 const names = Object.keys(SCRIPTS) as ScriptName[];
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const kebab = (name: string) => scriptFile(name).slice(0, -'.lua'.length);
 
 describe('the Redis store scripts', () => {
   it('reads every declared script with the fragments it uses, each ending in what it returns', () => {

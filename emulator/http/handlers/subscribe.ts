@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../../context.js';
 import type { OperationHandler, TopicParams } from '../operation-handler.js';
-import { cursorOf, waitingRefusal, WAITING_LIMIT } from '../../service/subscribe.js';
+import { cursorOf, waitingRefusal } from '../../service/subscribe.js';
+import { WAITING_SUBSCRIBERS } from '../../limits/account-limits.js';
 import { waitingCursor } from '../../topics/read-plan.js';
 import { answerRead } from '../answers.js';
 import { factsOf } from '../admission.js';
@@ -33,7 +34,7 @@ export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls)
 
       const refused = waitingRefusal(context);
       if (refused) {
-        if (exchange.facts) exchange.facts.decidedBy = WAITING_LIMIT;
+        if (exchange.facts) exchange.facts.decidedBy = WAITING_SUBSCRIBERS;
         throw refused;
       }
       const facts = factsOf('subscribe', request);
