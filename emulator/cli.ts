@@ -336,14 +336,23 @@ token.addOption(configFileOption);
 
 program.addCommand(usageErrors(examCommand([...settingOptions.values(), configFileOption], settingsFrom)));
 
+/** What to do when a port cannot be listened on, by the error's code. */
+const LISTEN_HINTS: Readonly<Record<string, string>> = {
+  EADDRINUSE:
+    'another program holds that port, perhaps an emulator already running: stop it, or choose another with --port (0: any free port)',
+  EACCES: 'this user may not listen on that port: choose one above 1023 with --port',
+  EADDRNOTAVAIL: 'no network interface of this machine has that address: check --host',
+};
+
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {
     process.stderr.write(`topics-emulator: ${(error as Error).message}\n`);
     process.exit(2);
   }
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-    process.stderr.write(`topics-emulator: cannot listen: ${(error as Error).message}\n`);
+  const hint = code === undefined ? undefined : LISTEN_HINTS[code];
+  if (hint !== undefined) {
+    process.stderr.write(`topics-emulator: cannot listen: ${(error as Error).message} (${hint})\n`);
     process.exit(2);
   }
   process.stderr.write(`topics-emulator: ${(error as Error).stack ?? String(error)}\n`);

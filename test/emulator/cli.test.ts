@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,6 +188,22 @@ describe('npx topics-emulator', () => {
       'Cannot reach the store at redis://127.0.0.1:1 (--store): connect ECONNREFUSED 127.0.0.1:1',
     );
     expect(run.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 with one line saying what to do when its port is taken', async () => {
+    const holder = createServer();
+    holder.listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    try {
+      const { port } = holder.address() as AddressInfo;
+      const run = runCli(['--port', String(port), '--grpc-port', '0']);
+      expect(await run.exited).toBe(2);
+      expect(run.stderr().trim().split('\n')).toHaveLength(1);
+      expect(run.stderr()).toContain(`address already in use 127.0.0.1:${port}`);
+      expect(run.stderr()).toContain('choose another with --port (0: any free port)');
+    } finally {
+      holder.close();
+    }
   });
 
   it('refuses a config file with an unknown setting, naming it', async () => {
