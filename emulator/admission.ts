@@ -41,9 +41,8 @@ export async function decideAdmission(
   const { faults, limits } = context;
   let deliveries: DeliveryWatch | undefined;
   if (faults.active) {
-    let decision = faults.decide(facts);
-    // A promise only when a rule counted across replicas matched and asked their ledger.
-    if (decision instanceof Promise) decision = await decision;
+    // Decided when asked in memory; a rule counted across replicas waits for their ledger.
+    const decision = await faults.decide(facts);
     deliveries = decision.deliveries;
     if (decision.effect) {
       await apply(decision.effect);
@@ -51,9 +50,8 @@ export async function decideAdmission(
     }
   }
   if (limits.active) {
-    // Immediate in memory; a shared store (Redis) counts for every replica in one round trip.
-    const decided = limits.admit(facts, end);
-    const effect = decided instanceof Promise ? await decided : decided;
+    // Counted when asked in memory; a shared store (Redis) counts for every replica in one round trip.
+    const effect = await limits.admit(facts, end);
     if (effect) await apply(effect);
   }
   return deliveries;

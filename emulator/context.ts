@@ -1,5 +1,5 @@
 import type { Authenticator } from './auth/authenticator.js';
-import type { SharedBackend } from './backend/backend.js';
+import type { Backend } from './backend/backend.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
 import type { FaultInjector } from './faults/injector.js';
@@ -7,18 +7,20 @@ import type { PageChanges } from './topics/page-changes.js';
 import type { AccountLimits } from './limits/account-limits.js';
 import type { Log } from './logging.js';
 import type { EmulatorSettings } from './settings.js';
-import type { TopicStore } from './topics/store.js';
 import type { WaitingSubscribers } from './waiting.js';
 
 /**
  * What every door and control operation may use: the emulator's state and services, injected
- * once. It knows no protocol: the HTTP door's handler shape is http/operation-handler.ts.
+ * once. It knows no protocol: the HTTP door's handler shape is http/operation-handler.ts. Its
+ * backend (`store`, and `shared` on a shared store) is one of two kinds, told apart by `shared`:
+ * a door that answers differently on each (a publish answered at once, or once the shared store
+ * numbered it) chooses when it is built.
  */
-export interface EmulatorContext {
+export type EmulatorContext = EmulatorServices & Backend;
+
+/** The context, but for its backend. */
+export interface EmulatorServices {
   settings: EmulatorSettings;
-  store: TopicStore;
-  /** With a shared store (Redis): what the replicas share besides the topics (backend/backend.ts). */
-  shared: SharedBackend | undefined;
   auth: Authenticator;
   clock: Clock;
   log: Log;

@@ -8,11 +8,20 @@ import type { ReplicaLink } from './replica-link.js';
 // the topics: this process is the whole emulator, and the account limits count here
 // (limits/local-counts.ts).
 
-export interface Backend {
-  /** The caches and their topics: numbered, retained, delivered. */
-  topics: TopicStore;
-  /** What replicas on one shared store share besides the topics; absent in memory. */
-  shared: SharedBackend | undefined;
+/** One or the other, known when the backend opens: what is sync or async follows from it. */
+export type Backend = MemoryBackend | SharedStoreBackend;
+
+export interface MemoryBackend {
+  /** The caches and their topics: a message is numbered at once. */
+  store: TopicStore<number>;
+  shared: undefined;
+}
+
+export interface SharedStoreBackend {
+  /** The caches and their topics: a message is numbered once the shared store has numbered it. */
+  store: TopicStore<Promise<number>>;
+  /** What replicas on one shared store share besides the topics. */
+  shared: SharedBackend;
 }
 
 export interface SharedBackend {

@@ -13,7 +13,7 @@ export async function openBackend(
   log: Log,
 ): Promise<Backend> {
   if (settings.store === 'memory') {
-    return { topics: new InMemoryTopicStore(settings.caches, settings, clock, events), shared: undefined };
+    return { store: new InMemoryTopicStore(settings.caches, settings, clock, events), shared: undefined };
   }
   const { openRedisBackend } = await import('../redis/open.js');
   return openRedisBackend(settings, clock, events, log);

@@ -117,14 +117,16 @@ export class EmulatorControls {
 
   /**
    * The state, with the waiting subscribers of every replica on a shared store (GET /_emulator/state):
-   * the list, and each topic's count. At once in memory: nothing to wait for.
+   * the list, and each topic's count. In memory, `state`.
    */
-  gatheredState(page: Required<StatePage> = DEFAULT_PAGE): State | Promise<State> {
+  async gatheredState(page: Required<StatePage> = DEFAULT_PAGE): Promise<State> {
     const replicas = this.context.shared?.replicas;
     if (!replicas) return this.state(page);
-    return Promise.all([gatherWaiting(replicas), this.context.limits.gatheredView()]).then(
-      ([waitingSubscribers, limits]) => withEveryReplica(this.state(page), waitingSubscribers, limits, page),
-    );
+    const [waitingSubscribers, limits] = await Promise.all([
+      gatherWaiting(replicas),
+      this.context.limits.gatheredView(),
+    ]);
+    return withEveryReplica(this.state(page), waitingSubscribers, limits, page);
   }
 
   /** A topic's retained messages, oldest first, as previews; a topic not used yet is not created. */
@@ -240,7 +242,7 @@ export class EmulatorControls {
   }
 
   /** The limits with every replica's usage on a shared store (GET /_emulator/limits). */
-  gatheredLimits(): Limits | Promise<Limits> {
+  gatheredLimits(): Promise<Limits> {
     return this.context.limits.gatheredView();
   }
 

@@ -59,7 +59,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('setLimits', async (r) => {
       const here = controls.setLimits(body<LimitsInput>(r));
       // The change is made: a usage the store cannot give now (Redis out of reach) is this replica's, not a 503.
-      return ok(await Promise.resolve(controls.gatheredLimits()).catch(() => here));
+      return ok(await controls.gatheredLimits().catch(() => here));
     }),
     op('getChaos', () => ok(controls.chaos())),
     op('startChaos', (r) => ok(controls.startChaos(body<ChaosInput>(r)))),

@@ -10,7 +10,7 @@ export interface DeliveryWatch {
   readonly maxItems: number;
   /**
    * The answer is about to leave with `items` items: an effect replaces it when an armed rule
-   * fires (a promise when a shared ledger decides whether it fires).
+   * fires. Counted when called in memory; a shared ledger decides whether an armed rule fires.
    */
-  delivered(items: number): Effect | undefined | Promise<Effect | undefined>;
+  delivered(items: number): Promise<Effect | undefined>;
 }

@@ -23,8 +23,9 @@ import type { Log } from '../logging.js';
 // applies them (http/answers.ts). The request path reads `active` first: with no rule and
 // no chaos, nothing else here runs. On a shared store a counted rule (count, skips, "after N
 // items") asks the replicas' one ledger (shared-firings.ts) whether it fires: only requests it
-// matches wait for that answer, so only they get a promise. Which rules there are, and when
-// each starts and ends, is rule-set.ts.
+// matches wait for that answer. The deciders answer a promise in every backend (their callers
+// await already, and only while a rule or chaos is on); in memory the deciding itself is done
+// when they are called. Which rules there are, and when each starts and ends, is rule-set.ts.
 
 /** What the faults decided for one request before its handler. */
 export interface FaultDecision {
@@ -109,32 +110,23 @@ export class FaultInjector {
   /**
    * Before the handler: the first request rule that fires, else chaos, decides an effect (a
    * status, a drop, a delay); a subscribe that "after N items" rules count gets their watch.
+   * Decided when called (in memory nothing is awaited); a counted rule on a shared ledger waits
+   * for its answer, then the rules after it are considered (a Map's iterator survives the wait).
    */
-  decide(facts: RequestFacts): FaultDecision | Promise<FaultDecision> {
-    return this.decideFrom(this.rules[Symbol.iterator](), facts, undefined);
-  }
-
-  // The rules from where `rules` stands: a counted rule on a shared ledger waits for its answer,
-  // then the same iterator goes on (a Map's iterator survives leaving a for...of early).
-  private decideFrom(
-    rules: MapIterator<FaultRule>,
-    facts: RequestFacts,
-    counting: FaultRule[] | undefined,
-  ): FaultDecision | Promise<FaultDecision> {
-    for (const rule of rules) {
+  async decide(facts: RequestFacts): Promise<FaultDecision> {
+    let counting: FaultRule[] | undefined;
+    for (const rule of this.rules) {
       if (rule.phase !== 'request' || !rule.matches(facts)) continue;
       if (rule.started && !rule.armed) {
         (counting ??= []).push(rule);
         continue;
       }
-      if (this.shared && rule.counted)
-        return this.shared
-          .consider(rule, rule.draws())
-          .then((c) =>
-            rule.considered(c) && this.stillFires(rule)
-              ? this.hit(rule, facts)
-              : this.afterConsidering(rule, () => this.decideFrom(rules, facts, counting)),
-          );
+      if (this.shared && rule.counted) {
+        const counts = await this.shared.consider(rule, rule.draws());
+        if (rule.considered(counts) && this.stillFires(rule)) return this.hit(rule, facts);
+        this.rules.fired(rule); // it did not fire here: it may be used up now (on another replica)
+        continue;
+      }
       if (this.considerHere(rule)) return this.hit(rule, facts);
     }
     return this.chaosOrWatch(facts, counting);
@@ -161,12 +153,6 @@ export class FaultInjector {
     const fires = rule.consider();
     if (this.shared && rule.matched > matched) this.shared.count(rule, 1, fires ? 1 : 0, 0);
     return fires;
-  }
-
-  /** A counted rule did not fire: it may be used up now (on another replica); then `next`. */
-  private afterConsidering<T>(rule: FaultRule, next: () => T): T {
-    this.rules.fired(rule);
-    return next();
   }
 
   // After the request rules: chaos draws, and the "after N items" rules get their watch.
@@ -266,29 +252,22 @@ export class FaultInjector {
     };
   }
 
-  private delivered(counting: FaultRule[], items: number): Effect | undefined | Promise<Effect | undefined> {
+  // The answer is about to leave: a rule armed meanwhile by another subscriber's answer fires on
+  // this one (it is past N too); else its items count towards each rule. Decided when called in
+  // memory; on a shared ledger an armed rule waits for its answer.
+  private async delivered(counting: FaultRule[], items: number): Promise<Effect | undefined> {
     const live = counting.filter((r) => this.rules.has(r));
-    const effect = this.armedMeanwhile(live, 0);
-    if (effect instanceof Promise) return effect.then((decided) => decided ?? this.countDelivered(live, items));
-    return effect ?? this.countDelivered(live, items);
-  }
-
-  // Armed meanwhile by another subscriber's answer: this one is past N too.
-  private armedMeanwhile(live: FaultRule[], from: number): Effect | undefined | Promise<Effect | undefined> {
-    for (let i = from; i < live.length; i += 1) {
-      const rule = live[i]!;
+    for (const rule of live) {
       if (!rule.armed) continue;
-      if (this.shared)
-        return this.shared
-          .consider(rule, rule.draws())
-          .then((c) =>
-            rule.considered(c) && this.stillFires(rule)
-              ? this.firedOnAnswer(rule)
-              : this.afterConsidering(rule, () => this.armedMeanwhile(live, i + 1)),
-          );
+      if (this.shared) {
+        const counts = await this.shared.consider(rule, rule.draws());
+        if (rule.considered(counts) && this.stillFires(rule)) return this.firedOnAnswer(rule);
+        this.rules.fired(rule);
+        continue;
+      }
       if (rule.consider()) return this.firedOnAnswer(rule);
     }
-    return undefined;
+    return this.countDelivered(live, items);
   }
 
   private countDelivered(live: FaultRule[], items: number): undefined {

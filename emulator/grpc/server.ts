@@ -10,6 +10,7 @@ import { EmulatorError } from '../errors.js';
 import type { SubscribeCursor } from '../exchange.js';
 import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
+import type { TopicStore } from '../topics/store.js';
 import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-local.js';
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
 import { adminServices } from './admin-services.js';
@@ -82,7 +83,9 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   const { common } = require('@gomomento/generated-types/dist/common.js') as {
     common: { _Empty: new () => unknown };
   };
-  const { auth, store, faults, limits, settings, clock } = context;
+  const { auth, faults, limits, settings, clock } = context;
+  // Either backend's: a Publish call awaits the number (at once in memory).
+  const store: TopicStore = context.store;
   const streams = new Set<{ cache: string; end(): void }>();
 
   const recorder = callRecorder(context.events, clock, auth);
@@ -182,7 +185,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         const { principal } = await admit('publish', 'publish', call.metadata, cache, topic, end, record);
         const value = valueOf(request.value);
         const size = 'text' in value ? Buffer.byteLength(value.text) : value.binary.byteLength;
-        await publishMessage(context, cache, topic, value, size, principal);
+        await publishMessage(store, settings.payloadLimitBytes, cache, topic, value, size, principal);
         callback(null, new common._Empty());
         record.end({ clientGone: call.cancelled });
       })()
@@ -413,8 +416,7 @@ function gateOf(deliveries: DeliveryWatch, end: (effect: Effect) => void): Deliv
       return deliveries.maxItems;
     },
     admit(items) {
-      const effect = deliveries.delivered(items);
-      return effect instanceof Promise ? effect.then(decide) : decide(effect);
+      return deliveries.delivered(items).then(decide);
     },
   };
 }

@@ -12,12 +12,12 @@ import type { MessageValue as DeliveredValue } from '../../openapi/generated/con
 
 /**
  * "After N items" fault rules the stream counts towards (faults/deliveries.ts): each read is
- * capped at `maxItems`, and offered to `admit` before it is sent; false stops the stream (the
- * door ends it with the rule's effect), a promise holds it until a shared ledger decides.
+ * capped at `maxItems`, and offered to `admit` before it is sent; the read is held until it
+ * answers, and false stops the stream (the door ends it with the rule's effect).
  */
 export interface DeliveryGate {
   readonly maxItems: number;
-  admit(items: number): boolean | Promise<boolean>;
+  admit(items: number): Promise<boolean>;
 }
 
 export interface SubscriptionSink {
@@ -34,7 +34,7 @@ export class TopicSubscription implements WaitingSubscriber {
   since = 0;
   private heartbeat: NodeJS.Timeout | undefined;
   private ended = false;
-  /** A read held while a shared ledger decides whether it may leave. */
+  /** A read held while the gate decides whether it may leave. */
   private held = false;
 
   constructor(
@@ -85,17 +85,16 @@ export class TopicSubscription implements WaitingSubscriber {
     this.heartbeat = setInterval(() => this.sink.heartbeat(), this.heartbeatMs);
   }
 
-  /** Sends a read the gate lets through; false when it did not (yet): the pump stops here. */
+  /** Sends a read, or offers it to the gate: false when it is not sent yet (the pump stops here). */
   private offer(read: ReadAnswer): boolean {
-    const admitted = this.gate === undefined || read.items === 0 ? true : this.gate.admit(read.items);
-    if (admitted === true) {
+    if (this.gate === undefined || read.items === 0) {
       this.deliver(read);
       return true;
     }
-    if (admitted === false) return false;
     this.held = true;
     // A ledger out of reach lets the read through, as a rule that did not fire.
-    void admitted
+    void this.gate
+      .admit(read.items)
       .catch(() => true)
       .then((ok) => {
         this.held = false;

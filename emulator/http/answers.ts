@@ -60,25 +60,18 @@ export function answerRead(
   read: ReadAnswer,
 ): void {
   const deliveries = exchangeOf(request).deliveries;
-  if (deliveries !== null) {
-    const effect = deliveries.delivered(read.items);
-    // A rule counted across replicas asks their ledger first: the read leaves once it answers.
-    if (effect instanceof Promise) {
-      effect
-        .then((decided) =>
-          decided
-            ? applyEffectNow(decided, request, reply, context.faults.delays)
-            : sendRead(context, request, reply, read),
-        )
-        // As the service route does: an error answers (JSON, from the registry), never an unhandled rejection.
-        .catch((error: unknown) => {
-          if (!reply.sent) reply.send(error);
-        });
-      return;
-    }
-    if (effect) return applyEffectNow(effect, request, reply, context.faults.delays);
-  }
-  sendRead(context, request, reply, read);
+  if (deliveries === null) return sendRead(context, request, reply, read);
+  // The rules count the items now; the read leaves once they have decided (a rule counted
+  // across replicas asks their ledger first).
+  deliveries
+    .delivered(read.items)
+    .then((effect) =>
+      effect ? applyEffectNow(effect, request, reply, context.faults.delays) : sendRead(context, request, reply, read),
+    )
+    // As the service route does: an error answers (JSON, from the registry), never an unhandled rejection.
+    .catch((error: unknown) => {
+      if (!reply.sent) reply.send(error);
+    });
 }
 
 function sendRead(context: EmulatorContext, request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void {

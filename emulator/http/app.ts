@@ -117,7 +117,8 @@ export async function buildApp(
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
   const events = new EmulatorEvents();
-  const { topics: store, shared } = await openBackend(settings, clock, events, log);
+  const backend = await openBackend(settings, clock, events, log);
+  const { store, shared } = backend;
   const pageChanges = new PageChanges(store, clock, log);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
   const waiting = new WaitingSubscribers(clock, events);
@@ -137,8 +138,7 @@ export async function buildApp(
     settings,
     clock,
     log,
-    store,
-    shared,
+    ...backend,
     auth,
     waiting,
     pageChanges,

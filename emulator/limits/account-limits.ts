@@ -69,22 +69,19 @@ export class AccountLimits {
     };
   }
 
-  /** The profile and every replica's usage on a shared store (read there); at once in memory. */
-  gatheredView(): LimitsView | Promise<LimitsView> {
-    const shared = this.counts.sharedUsage?.();
-    return shared === undefined ? this.view() : shared.then((usage) => this.view(usage));
+  /** The profile and every replica's usage on a shared store (read there); this process's in memory. */
+  async gatheredView(): Promise<LimitsView> {
+    return this.view(await this.counts.gatheredUsage());
   }
 
   /**
    * Counts the request against the limits; the 429 the live service would answer when one is
-   * exceeded. Immediate in memory; a promise when a shared store counts for every replica.
-   * `end`: the end of the request's answer (a shared store's concurrent subscription ends then).
+   * exceeded. Counted when called in memory; a shared store counts for every replica (one round
+   * trip). `end`: the end of the request's answer (a shared store's concurrent subscription ends then).
    */
-  admit(facts: RequestFacts, end: RequestEnd): Effect | undefined | Promise<Effect | undefined> {
-    const refusal = this.counts.admit(facts.cache, facts.operation === 'publish', this.profile, end);
-    if (refusal === undefined) return undefined;
-    if (refusal instanceof Promise) return refusal.then((counted) => counted && this.refuse(facts, counted));
-    return this.refuse(facts, refusal);
+  async admit(facts: RequestFacts, end: RequestEnd): Promise<Effect | undefined> {
+    const refusal = await this.counts.admit(facts.cache, facts.operation === 'publish', this.profile, end);
+    return refusal && this.refuse(facts, refusal);
   }
 
   /** Each delivered item is one more operation of its cache (it may take the window past the limit). */

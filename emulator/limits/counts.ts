@@ -29,20 +29,16 @@ export interface LimitCounts {
    * Counts a request against its cache's limits: the window must have room for one more
    * operation (a publish takes it now; a subscribe's items are counted as delivered), and a
    * subscribe may not join `concurrentSubscriptions` already waiting. Undefined when admitted.
-   * In memory the answer is immediate; a shared store answers a promise.
+   * In memory it is counted when called (the promise is settled); a shared store answers once
+   * it has counted.
    */
-  admit(
-    cache: string,
-    publish: boolean,
-    profile: LimitsProfile,
-    end: RequestEnd,
-  ): LimitRefusal | undefined | Promise<LimitRefusal | undefined>;
+  admit(cache: string, publish: boolean, profile: LimitsProfile, end: RequestEnd): Promise<LimitRefusal | undefined>;
   /** Items delivered: one operation each (they may take the window past the limit). */
   delivered(cache: string, items: number): void;
   /** This second's operations and the subscriptions counted now, summed over the caches (on a shared store: as this replica knows them). */
   usage(): LimitUsage;
-  /** A shared store: the same for every replica, read where they are counted (one round trip). */
-  sharedUsage?(): Promise<LimitUsage>;
+  /** The same for every replica: on a shared store read where they are counted (one round trip); in memory `usage()`. */
+  gatheredUsage(): Promise<LimitUsage>;
   /** Counts back to zero; `shared`: a shared store's too (the replica that resets, not those that follow it). */
   reset(shared: boolean): void;
 }

@@ -5,7 +5,8 @@ import type { LimitCounts, LimitRefusal, LimitUsage } from './counts.js';
 import { RateWindow } from './rate-window.js';
 
 // The limits counted in this process: a one-second window of the clock per cache, and the
-// subscribes waiting on the cache's topics (the waiting registry is the count). Synchronous.
+// subscribes waiting on the cache's topics (the waiting registry is the count). Counted when
+// asked, with nothing to wait for.
 
 export class LocalLimitCounts implements LimitCounts {
   /** One window per cache; caches are known (an unknown one is 404 before the limits). */
@@ -16,7 +17,8 @@ export class LocalLimitCounts implements LimitCounts {
     private readonly waiting: WaitingRequests,
   ) {}
 
-  admit(cache: string, publish: boolean, profile: LimitsProfile): LimitRefusal | undefined {
+  // The seam's shape (a shared store answers later); nothing is awaited: counted when called.
+  async admit(cache: string, publish: boolean, profile: LimitsProfile): Promise<LimitRefusal | undefined> {
     const window = this.window(cache);
     const operations = window.operations;
     if (operations + 1 > profile.operationsPerSecond)
@@ -39,6 +41,10 @@ export class LocalLimitCounts implements LimitCounts {
     let operations = 0;
     for (const window of this.windows.values()) operations += window.operations;
     return { operations, subscriptions: this.waiting.size };
+  }
+
+  async gatheredUsage(): Promise<LimitUsage> {
+    return this.usage();
   }
 
   reset(): void {

@@ -103,7 +103,7 @@ export class RedisLimitCounts implements LimitCounts {
   }
 
   /** Every replica's usage: this second's operations of the shared windows, and the live replicas' subscriptions. */
-  async sharedUsage(): Promise<LimitUsage> {
+  async gatheredUsage(): Promise<LimitUsage> {
     const now = this.clock.now();
     const keys = this.caches.flatMap((cache) => [this.windowKey(cache), this.subscriptionsKey(cache)]);
     let answer: [number, number];

@@ -1,4 +1,4 @@
-import type { Backend } from '../backend/backend.js';
+import type { SharedStoreBackend } from '../backend/backend.js';
 import type { Clock } from '../clock.js';
 import type { EmulatorEvents } from '../events.js';
 import type { Log } from '../logging.js';
@@ -14,7 +14,7 @@ export async function openRedisBackend(
   clock: Clock,
   events: EmulatorEvents,
   log: Log,
-): Promise<Backend> {
+): Promise<SharedStoreBackend> {
   const store = await RedisTopicStore.open(
     settings.caches,
     settings,
@@ -25,7 +25,7 @@ export async function openRedisBackend(
     log,
   );
   return {
-    topics: store,
+    store,
     shared: {
       control: store.sharedControl,
       limitCounts: store.limitCounts(),

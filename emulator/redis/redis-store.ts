@@ -63,7 +63,7 @@ const STALL_PROBE_MS = 1000;
 
 const isDeadline = (error: Error) => /command timed out/i.test(error.message);
 
-export class RedisTopicStore implements TopicStore {
+export class RedisTopicStore implements TopicStore<Promise<number>> {
   private readonly mirror: InMemoryTopicStore;
   private readonly keys: KeyLayout;
   private readonly command: ScriptedRedis;

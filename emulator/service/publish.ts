@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/authenticator.js';
-import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
 import type { MessageValue } from '../topics/message.js';
+import type { TopicStore } from '../topics/store.js';
 
 // Publishing one message, whichever door it came through (the HTTP API's POST, http/handlers/;
 // the provider's Publish, grpc/server.ts), once admission has let it in: its size, then the
@@ -14,17 +14,19 @@ export function publisherOf(principal: Principal | null | undefined): string {
 }
 
 /**
- * Appends the message (`bytes` long) to its topic and wakes its subscribers. Returns its number:
- * at once in memory, a promise with a shared store (numbered there).
+ * Appends the message (`bytes` long, at most `payloadLimitBytes`) to its topic and wakes its
+ * subscribers. Returns what the store answers: its number at once in memory, a promise of it
+ * with a shared store (numbered there).
  */
-export function publishMessage(
-  context: Pick<EmulatorContext, 'store' | 'settings'>,
+export function publishMessage<Numbered extends number | Promise<number>>(
+  store: TopicStore<Numbered>,
+  payloadLimitBytes: number,
   cache: string,
   topic: string,
   value: MessageValue,
   bytes: number,
   principal: Principal | null | undefined,
-): number | Promise<number> {
-  if (bytes > context.settings.payloadLimitBytes) throw new EmulatorError('payload_too_large');
-  return context.store.publish(cache, topic, value, publisherOf(principal));
+): Numbered {
+  if (bytes > payloadLimitBytes) throw new EmulatorError('payload_too_large');
+  return store.publish(cache, topic, value, publisherOf(principal));
 }

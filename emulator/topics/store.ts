@@ -8,9 +8,10 @@ import type { MessageValue } from './message.js';
 
 /**
  * The emulator's topics: configured caches and the topics created in them on use. Only that: what
- * a shared store shares besides is the backend's (backend/backend.ts).
+ * a shared store shares besides is the backend's (backend/backend.ts). `Numbered`: what a publish
+ * answers, its number at once (in memory) or a promise of it (a shared store numbers it).
  */
-export interface TopicStore {
+export interface TopicStore<Numbered extends number | Promise<number> = number | Promise<number>> {
   hasCache(cache: string): boolean;
   cacheNames(): string[];
   /**
@@ -44,7 +45,7 @@ export interface TopicStore {
    * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
    * store answers a promise, settled once the message is numbered there and this process holds it.
    */
-  publish(cache: string, topic: string, value: MessageValue, publisher?: string): number | Promise<number>;
+  publish(cache: string, topic: string, value: MessageValue, publisher?: string): Numbered;
   /** Whether the store can serve now, and why not (a shared store's lost connection). */
   health(): StoreHealth;
   /** Forgets this process's view of the topics (shutdown): in memory the same as `clear`; a shared store keeps its data. */
@@ -58,7 +59,7 @@ export interface StoreHealth {
   up: boolean;
 }
 
-export class InMemoryTopicStore implements TopicStore {
+export class InMemoryTopicStore implements TopicStore<number> {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
   private wakeObserver: ((latencyMs: number) => void) | undefined;

@@ -254,6 +254,20 @@ describe('subscribe: after delivering N items', () => {
     expect(emulator.fault(fault.id)).toMatchObject({ armed: true, delivered: 2 });
     await expect(client.subscribe('t', { seq: 3 })).rejects.toThrow();
   });
+
+  it('an answer that arms the rule leaves; another answer leaving after it gets the fault instead', async () => {
+    const fault = await addFault({ operation: 'subscribe', topic: 't', afterItems: 1, status: 500, count: 1 });
+    const first = client.subscribe('t', { seq: 1 });
+    const second = client.subscribe('t', { seq: 1 });
+    await waitForWaiting(emulator, 2);
+    await publishMany(emulator, 't', 1); // wakes both: the first answer arms the rule
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 500]);
+    const delivered = answers.find((a) => a.status === 200)!;
+    expect(numbersOf(await itemsOf(delivered))).toEqual([1]);
+    expect(emulator.faults()).toEqual([]);
+    expect(emulator.endedFaults()[0]).toMatchObject({ id: fault.id, delivered: 1, fired: 1 });
+  });
 });
 
 describe('subscribe: while waiting', () => {

@@ -4,6 +4,7 @@ import type { EmulatorContext } from '../../context.js';
 import type { OperationHandler, TopicParams } from '../operation-handler.js';
 import type { MessageValue } from '../../topics/message.js';
 import { publishMessage } from '../../service/publish.js';
+import type { Principal } from '../../auth/authenticator.js';
 import type { RawBody } from '../body-parsers.js';
 import { bodyKindOf } from '../../content-types.js';
 
@@ -15,14 +16,35 @@ function charsetOf(contentType: string): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
 }
 
+/** Publishes the message (service/publish.ts) and answers 204 once it is numbered. */
+type Publish = (
+  cache: string,
+  topic: string,
+  value: MessageValue,
+  bytes: number,
+  principal: Principal | null | undefined,
+  reply: FastifyReply,
+) => void | Promise<unknown>;
+
+// In memory a message is numbered at once: the 204 goes now. A shared store answers once Redis
+// has numbered it. Which of the two is the backend's kind, known when the route is built.
+function publishOf(context: EmulatorContext): Publish {
+  const limit = context.settings.payloadLimitBytes;
+  if (context.shared === undefined) {
+    const store = context.store;
+    return (cache, topic, value, bytes, principal, reply) => {
+      publishMessage(store, limit, cache, topic, value, bytes, principal);
+      reply.code(204).send();
+    };
+  }
+  const store = context.store;
+  return (cache, topic, value, bytes, principal, reply) =>
+    publishMessage(store, limit, cache, topic, value, bytes, principal).then(() => reply.code(204).send());
+}
+
 /** POST /topics/{cacheName}/{topicName}: the body as a message (service/publish.ts), 204. */
 export function publishHandler(context: EmulatorContext): OperationHandler {
-  // In memory a message is numbered at once; a shared store answers once Redis has numbered it
-  // (a promise). Which of the two is known here, once, not asked of every publish.
-  const answer: (published: number | Promise<number>, reply: FastifyReply) => void | Promise<unknown> =
-    context.shared === undefined
-      ? (_published, reply) => void reply.code(204).send()
-      : (published, reply) => (published as Promise<number>).then(() => reply.code(204).send());
+  const publish = publishOf(context);
   return {
     operationId: 'publish',
     access: 'publish',
@@ -60,10 +82,7 @@ export function publishHandler(context: EmulatorContext): OperationHandler {
       } else {
         value = { binary: bytes };
       }
-      return answer(
-        publishMessage(context, cacheName, topicName, value, bytes.byteLength, request.exchange?.principal),
-        reply,
-      );
+      return publish(cacheName, topicName, value, bytes.byteLength, request.exchange?.principal, reply);
     },
   };
 }
