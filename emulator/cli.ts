@@ -7,7 +7,7 @@ import { issueToken, signingKeyBytes, tokenEndpoint } from './auth/tokens.js';
 import { tokenTtlSeconds } from './documents.js';
 import { parseDuration } from './durations.js';
 import { examCommand } from './exam/command.js';
-import type { RunningEmulator } from './index.js';
+import type { RunningEmulator } from './start.js';
 import { widenInliningBudget } from './inlining-budget.js';
 import { keepTickShape } from './tick-shape.js';
 import { limitsProfileOf } from './limits/account-limits.js';
@@ -192,20 +192,9 @@ const defaultGrpcPort = (httpPort: number) => (httpPort === 0 ? 0 : Math.min(htt
 /** Starts the emulator; the gRPC door on its default port is left off, with a warning, when that port is taken. */
 async function startServing(settings: EmulatorSettings): Promise<RunningEmulator> {
   // The emulator is loaded when it is to run: --help, token and a usage error never load it.
-  const { startEmulator } = await import('./index.js');
-  if (settings.grpcPort !== undefined) return startEmulator(settings);
-  const grpcPort = defaultGrpcPort(settings.port);
-  try {
-    return await startEmulator({ ...settings, grpcPort });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !(error as Error).message.includes('for gRPC'))
-      throw error;
-    const emulator = await startEmulator(settings);
-    emulator.context.log.warn(
-      `gRPC port ${grpcPort} is in use: the door for the provider's SDKs is off (choose one with --grpc-port)`,
-    );
-    return emulator;
-  }
+  const { startWith } = await import('./start.js');
+  if (settings.grpcPort !== undefined) return startWith(settings);
+  return startWith({ ...settings, grpcPort: defaultGrpcPort(settings.port) }, 'serve-without');
 }
 
 async function serve(flags: Flags): Promise<void> {

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CredentialProvider, TopicClient, TopicConfigurations, TopicPublishResponse } from '@gomomento/sdk';
 import { execFile } from 'node:child_process';
@@ -55,12 +58,18 @@ describe('the CLI’s gRPC door', () => {
         taken = port;
       } else await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-    const run = runCli(['--port', String(taken - 1)]);
+    // With a scenario: the emulator starts once, so its start-up is applied (and logged) once.
+    const dir = mkdtempSync(join(tmpdir(), 'grpc-taken-'));
+    const scenario = join(dir, 'scenario.yaml');
+    writeFileSync(scenario, 'faults:\n  - { operation: publish, topic: t, status: 503, count: 1 }\n');
+    const run = runCli(['--port', String(taken - 1), '--scenario', scenario, '--log-format', 'json']);
     runs.push(run);
     const url = await baseUrlOf(run);
     expect(url).toBe(`http://127.0.0.1:${taken - 1}`);
     expect(run.stdout()).not.toMatch(/gRPC:/);
     await printed(run, new RegExp(`gRPC port ${taken} is in use`));
+    expect(run.stdout().match(/fault rule \S+ added/g)).toHaveLength(1);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('loads gRPC only when an SDK connects: a run no SDK uses never loads @grpc/grpc-js', async () => {

@@ -1,0 +1,225 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './http/app.js';
+import { tokenEndpoint } from './auth/tokens.js';
+import { Clock } from './clock.js';
+import type { EmulatorContext } from './context.js';
+import type { GrpcControls, GrpcDoor } from './grpc/server.js';
+import type { GrpcWebTarget } from './grpc/web.js';
+import type { HttpsPort } from './tls/https-port.js';
+import { checkControlPlaneExposure } from './control/admin-key.js';
+import { controlApi, type EmulatorControlApi } from './control/api.js';
+import { ScenarioError } from './scenario/load.js';
+import { loadStateFile, StateFileError, writeStateFile } from './snapshot/state-file.js';
+import { SettingsError, type EmulatorSettings } from './settings.js';
+
+/**
+ * A running emulator. Besides its address it has the control plane's operations as methods
+ * (reset, state, issueToken, expireToken, resetTopic, setClock, addFault, setLimits,
+ * startChaos, applyScenario, requests, countRequests, clients, ...): the same as /_emulator/
+ * (openapi/control.yaml), checked against the same schemas, throwing EmulatorError (with `code` and `status`) on bad input.
+ */
+export interface RunningEmulator extends EmulatorControlApi {
+  /** Base URL, e.g. http://127.0.0.1:4545 (no trailing slash). */
+  url: string;
+  /** The gRPC door for the provider's SDKs, when `grpcPort` is set: `host:port` (plaintext). */
+  grpcEndpoint?: string;
+  /** The same service over TLS, when `httpsPort` is set: e.g. https://localhost:4547. */
+  httpsUrl?: string;
+  /** The local certificate authority's certificate (PEM) behind `httpsUrl`, for clients to trust; none with your own certificate. */
+  tlsAuthority?: string;
+  /** The first configured API key (full access). */
+  apiKey: string;
+  settings: EmulatorSettings;
+  /** The underlying fastify instance, for `inject()` in tests. */
+  app: FastifyInstance;
+  context: EmulatorContext;
+  /**
+   * Answers every waiting subscriber with `{"items":[]}` and resolves once the answers have left
+   * (bounded); the server keeps its sockets. A process about to exit needs nothing more.
+   */
+  drain(): Promise<void>;
+  /**
+   * Drains, then stops listening and closes every socket. Safe to call twice. With a state file,
+   * drain and close write it (and reject when it cannot be written).
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The gRPC door, when its port is set: listened on at once, loaded at its first connection
+ * (grpc/lazy-listener.ts). Its streams end after a reset or a loaded snapshot (their topics are
+ * gone), as a waiting long-poll is answered then; the SDKs resubscribe.
+ */
+async function startGrpc(
+  context: EmulatorContext,
+  controls: GrpcControls,
+  host: string,
+  port: number,
+  web: GrpcWebTarget,
+): Promise<GrpcListener> {
+  const { listenLazily } = await import('./grpc/lazy-listener.js');
+  let door: GrpcDoor | undefined;
+  let opening: Promise<GrpcDoor> | undefined;
+  const open = async () => {
+    opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
+    door = await opening;
+    return door.port;
+  };
+  const listener = await listenLazily(host, port, open);
+  web.internalPort = open;
+  context.events.on(
+    (event) => {
+      if (event.kind === 'control' && (event.operationId === 'reset' || event.operationId === 'loadSnapshot'))
+        door?.reset();
+    },
+    ['control'],
+  );
+  return {
+    port: listener.port,
+    close: async () => {
+      await listener.close();
+      // A door still loading is closed once it has started.
+      await (await opening?.catch(() => undefined))?.close();
+    },
+  };
+}
+
+interface GrpcListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** How long close() lets long-poll answers flush before it closes their sockets regardless. */
+const FLUSH_BOUND_MS = 500;
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** What to do when the gRPC port is taken: fail the start, or serve without the gRPC door (a warning says so). */
+export type GrpcPortTaken = 'fail' | 'serve-without';
+
+/**
+ * Starts an emulator in this process on resolved settings (index.ts's `startEmulator` resolves
+ * them). `grpcPortTaken`: the CLI's default gRPC port may be taken; the emulator then serves
+ * without the door, started once (a scenario applied once, a store opened once).
+ */
+export async function startWith(
+  settings: EmulatorSettings,
+  grpcPortTaken: GrpcPortTaken = 'fail',
+): Promise<RunningEmulator> {
+  checkControlPlaneExposure(settings);
+  const clock = new Clock();
+  // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
+  const grpcWeb: GrpcWebTarget = { internalPort: undefined };
+  const { app, context, controls } = await buildApp(settings, clock, grpcWeb);
+  try {
+    await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
+    // --state-file: the saved state replaces what start-up set (the scenario stays for resets).
+    if (settings.stateFile !== undefined && (await loadStateFile(settings.stateFile, (s) => controls.restore(s))))
+      context.log.info({ stateFile: settings.stateFile }, `state loaded from ${settings.stateFile}`);
+  } catch (error) {
+    await context.store.release();
+    await app.close();
+    throw error instanceof ScenarioError || error instanceof StateFileError ? new SettingsError(error.message) : error;
+  }
+  await app.listen({ host: settings.host, port: settings.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const url = `http://${hostForUrl(settings.host)}:${port}`;
+  let https: HttpsPort | undefined;
+  if (settings.httpsPort !== undefined) {
+    try {
+      const { startHttpsPort } = await import('./tls/https-port.js');
+      https = await startHttpsPort(app.server, { ...settings, httpsPort: settings.httpsPort });
+    } catch (error) {
+      await context.store.release();
+      await app.close();
+      throw Object.assign(
+        new SettingsError(`Cannot serve HTTPS on ${settings.host}:${settings.httpsPort}: ${(error as Error).message}`),
+        { code: (error as NodeJS.ErrnoException).code },
+      );
+    }
+    controls.tlsAuthority = https.authority;
+  }
+  controls.endpoint = tokenEndpoint(settings.endpoint, settings.host, port, https?.port);
+  let grpc: GrpcListener | undefined;
+  try {
+    if (settings.grpcPort !== undefined)
+      grpc = await startGrpc(context, controls, settings.host, settings.grpcPort, grpcWeb);
+  } catch (error) {
+    // grpc-js says it in its message only.
+    const taken = /EADDRINUSE/.test((error as Error).message);
+    if (taken && grpcPortTaken === 'serve-without') {
+      context.log.warn(
+        `gRPC port ${settings.grpcPort} is in use: the door for the provider's SDKs is off (choose one with --grpc-port)`,
+      );
+    } else {
+      await https?.close();
+      await context.store.release();
+      await app.close();
+      throw Object.assign(
+        new SettingsError(
+          `Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}: ${(error as Error).message}`,
+        ),
+        { code: taken ? 'EADDRINUSE' : (error as NodeJS.ErrnoException).code },
+      );
+    }
+  }
+  let closing: Promise<void> | undefined;
+  let draining: Promise<void> | undefined;
+  const saveState = async (path: string) => {
+    try {
+      await writeStateFile(path, controls.snapshot());
+      context.log.info({ stateFile: path }, `state saved to ${path}`);
+    } catch (error) {
+      context.log.error({ stateFile: path }, (error as Error).message);
+      throw error;
+    }
+  };
+  // Answer every waiting subscriber and let the answers leave (bounded); sockets stay open.
+  const drain = () =>
+    (draining ??= (async () => {
+      // --state-file: the state as it is now, before the stop clears it; written while answers flush.
+      const saving = settings.stateFile === undefined ? undefined : saveState(settings.stateFile);
+      saving?.catch(() => undefined); // awaited below, after the answers have flushed
+      controls.dispose(); // delayed requests and scheduled faults must not hold a stop
+      const answered = context.waiting.answerAll();
+      const grpcClosed = grpc?.close();
+      const httpsClosed = https?.close();
+      const released = context.store.release(); // a shared store keeps its data
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(answered.map((s) => s.flushed?.() ?? Promise.resolve())),
+        new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
+      ]);
+      clearTimeout(bound);
+      await released;
+      await grpcClosed;
+      await httpsClosed;
+      await saving;
+    })());
+  return {
+    url,
+    ...(grpc ? { grpcEndpoint: `${hostForUrl(settings.host)}:${grpc.port}` } : {}),
+    ...(https ? { httpsUrl: `https://localhost:${https.port}` } : {}),
+    ...(https?.authority ? { tlsAuthority: https.authority } : {}),
+    apiKey: settings.apiKeys[0]!,
+    settings,
+    app,
+    context,
+    ...controlApi(controls),
+    drain,
+    close() {
+      closing ??= (async () => {
+        try {
+          await drain();
+        } finally {
+          await app.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
