@@ -14,7 +14,7 @@ import {
   type PublishedEvent,
 } from './feed.js';
 import { html } from './html.js';
-import { withPublished } from './state-updates.js';
+import { PublishedSinceReads, withPublished } from './state-updates.js';
 import { LiveConnection, type LiveStatus } from './live.js';
 import type { SseEvent } from './sse-parser.js';
 import { ClientsPanel } from './views/clients.js';
@@ -97,12 +97,14 @@ function App() {
     live.current?.stop();
   }, []);
 
-  // Reads can overlap and answer out of order: only a read newer than the last one shown is shown.
+  // Reads can overlap and answer out of order: only a read newer than the last one shown is shown,
+  // with the messages published since it was sent (state-updates.ts).
   const reads = useRef({ sent: 0, shown: 0 });
+  const publishedSince = useRef(new PublishedSinceReads());
   const show = useCallback((next: State, read: number) => {
     if (read < reads.current.shown) return;
     reads.current.shown = read;
-    setState(next);
+    setState(publishedSince.current.onto(next, read));
     setFetchedAt(Date.now());
   }, []);
 
@@ -163,6 +165,7 @@ function App() {
           updateFeeds((all) => all.set(key, addPublished(all.get(key) ?? emptyFeed, published)));
           // The topic's row follows at once, not at the next read of the state.
           setState((old) => old && withPublished(old, published));
+          publishedSince.current.arrived(published, reads.current.sent);
           setSelected((current) => current ?? { cache: published.cache, topic: published.topic });
           return scheduleRefresh();
         }
