@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -37,10 +37,21 @@ function newKeys(): { privateKey: Forge.pki.rsa.PrivateKey; publicKey: Forge.pki
   return { privateKey: key, publicKey: forge().pki.setRsaPublicKey(key.n, key.e) };
 }
 
+/**
+ * A certificate's serial: 16 random bytes read as a positive integer in its one DER spelling
+ * (the first byte 0x40 to 0x7f: no sign bit, no leading zero). forge writes the bytes as given,
+ * dropping one leading zero at most, and OpenSSL 3 refuses a certificate whose serial keeps one
+ * ("illegal padding"), so a serial is never written with one.
+ */
+export function serialNumber(random: Buffer = randomBytes(16)): string {
+  const bytes = Buffer.from(random.subarray(0, 16));
+  bytes[0] = 0x40 | (bytes[0]! & 0x3f);
+  return bytes.toString('hex');
+}
+
 function certificate(days: number): Forge.pki.Certificate {
   const cert = forge().pki.createCertificate();
-  // A positive serial of 16 random bytes (the first bit clear).
-  cert.serialNumber = '00' + randomBytes(16).toString('hex');
+  cert.serialNumber = serialNumber();
   const now = Date.now();
   cert.validity.notBefore = new Date(now - DAY_MS);
   cert.validity.notAfter = new Date(now + days * DAY_MS);
@@ -126,11 +137,21 @@ const wanted = (names: CertificateNames) =>
     .sort()
     .join(',');
 
-/** Whether a kept certificate still serves: signed by this authority, for these names, with 30 days left. */
+/** Whether this Node loads the pair: the certificate, the key, and the key is the certificate's. */
+function loads(pair: KeyPair): boolean {
+  try {
+    return new X509Certificate(pair.cert).checkPrivateKey(createPrivateKey(pair.key));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a kept certificate still serves: it loads, signed by this authority, for these names, with 30 days left. */
 function stillServes(pair: KeyPair, authority: KeyPair, names: CertificateNames): boolean {
   try {
     const cert = new X509Certificate(pair.cert);
     return (
+      loads(pair) &&
       cert.verify(new X509Certificate(authority.cert).publicKey) &&
       Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS &&
       namesOf(cert) === wanted(names)
@@ -152,7 +173,8 @@ export async function localCertificate(
   const caPath = join(dir, 'ca.pem');
   const caKeyPath = join(dir, 'ca-key.pem');
   let authority = await readPair(caPath, caKeyPath);
-  if (authority === undefined) {
+  // One this Node cannot load (a serial written with a leading zero) can serve nobody: made again.
+  if (authority === undefined || !loads(authority)) {
     authority = createAuthority();
     await writePair(caPath, caKeyPath, authority);
   }
