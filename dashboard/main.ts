@@ -100,11 +100,11 @@ function App() {
   // Reads can overlap and answer out of order: only a read newer than the last one shown is shown,
   // with the messages published since it was sent (state-updates.ts).
   const reads = useRef({ sent: 0, shown: 0 });
-  const publishedSince = useRef(new PublishedSinceReads());
+  const [publishedSince] = useState(() => new PublishedSinceReads());
   const show = useCallback((next: State, read: number) => {
     if (read < reads.current.shown) return;
     reads.current.shown = read;
-    setState(publishedSince.current.onto(next, read));
+    setState(publishedSince.onto(next, read));
     setFetchedAt(Date.now());
   }, []);
 
@@ -165,7 +165,7 @@ function App() {
           updateFeeds((all) => all.set(key, addPublished(all.get(key) ?? emptyFeed, published)));
           // The topic's row follows at once, not at the next read of the state.
           setState((old) => old && withPublished(old, published));
-          publishedSince.current.arrived(published, reads.current.sent);
+          publishedSince.arrived(published, reads.current.sent);
           setSelected((current) => current ?? { cache: published.cache, topic: published.topic });
           return scheduleRefresh();
         }

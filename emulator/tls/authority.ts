@@ -173,8 +173,14 @@ export async function localCertificate(
   const caPath = join(dir, 'ca.pem');
   const caKeyPath = join(dir, 'ca-key.pem');
   let authority = await readPair(caPath, caKeyPath);
-  // One this Node cannot load (a serial written with a leading zero) can serve nobody: made again.
-  if (authority === undefined || !loads(authority)) {
+  // One this Node cannot load (a serial written with a leading zero) can serve nobody: made again,
+  // the old one kept beside it (`.unloadable`), not overwritten.
+  if (authority !== undefined && !loads(authority)) {
+    await rename(caPath, `${caPath}.unloadable`);
+    await rename(caKeyPath, `${caKeyPath}.unloadable`);
+    authority = undefined;
+  }
+  if (authority === undefined) {
     authority = createAuthority();
     await writePair(caPath, caKeyPath, authority);
   }

@@ -58,6 +58,9 @@ describe('localCertificate', () => {
     const ca = new X509Certificate(authority.cert);
     expect(ca.subject).toContain('topics-emulator local CA');
     expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe(authority.cert);
+    // The unloadable one is kept aside, not lost.
+    expect(readFileSync(join(dir, 'ca.pem.unloadable'), 'utf8')).toBe(unloadable);
+    expect(readFileSync(join(dir, 'ca-key.pem.unloadable'), 'utf8')).toBe(forge.pki.privateKeyToPem(key));
     const leaf = new X509Certificate(certificate.cert);
     expect(leaf.verify(ca.publicKey)).toBe(true);
     expect(leaf.checkPrivateKey(createPrivateKey(certificate.key))).toBe(true);
