@@ -144,7 +144,7 @@ describe('log format', () => {
         let out = '';
         child.stdout.on('data', (chunk) => (out += chunk));
         child.stderr.on('data', (chunk) => (out += chunk));
-        const exited = once(child, 'exit').then(([code]) => code as number | null);
+        const exited = once(child, 'close').then(([code]) => code as number | null);
         const inTerminal: CliRun = { child, stdout: () => out, stderr: () => '', exited };
         await printed(inTerminal, added);
         child.kill('SIGTERM');

@@ -31,6 +31,7 @@ export interface CliRun {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
+  /** The exit code, once the process exited and its output was read to the end ('close', not 'exit': the pipes may still hold its last lines). */
   exited: Promise<number | null>;
 }
 
@@ -42,7 +43,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, nodeFla
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   child.stderr.on('data', (chunk) => (err += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

@@ -64,7 +64,7 @@ describe("the README's replicas without Docker", () => {
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const [code] = (await once(child, 'close')) as [number | null]; // its output read to the end
     clearTimeout(timer);
     expect(code, `${out}\n${err}`).toBe(0);
     const answer = JSON.parse(out.trim()) as { items: { item: Record<string, unknown> }[] };

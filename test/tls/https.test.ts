@@ -134,7 +134,7 @@ describe('--https-port with the local authority', () => {
     );
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    await once(child, 'exit');
+    await once(child, 'close'); // after its output is read, not only after it exited
     expect(out.trim()).toBe('200 ok');
   });
 });
