@@ -19,6 +19,7 @@ import {
   settingGroups,
   settingKeys,
   settingsTable,
+  type SettingKey,
   type SettingRow,
 } from './settings-table.js';
 import { defaultTlsDir } from './tls/dir.js';
@@ -325,23 +326,25 @@ token.addOption(configFileOption);
 
 program.addCommand(usageErrors(examCommand([...settingOptions.values(), configFileOption], settingsFrom)));
 
-/** What to do when a port cannot be listened on, by the error's code. */
-const LISTEN_HINTS: Readonly<Record<string, string>> = {
-  EADDRINUSE:
-    'another program holds that port, perhaps an emulator already running: stop it, or choose another with --port (0: any free port)',
-  EACCES: 'this user may not listen on that port: choose one above 1023 with --port',
-  EADDRNOTAVAIL: 'no network interface of this machine has that address: check --host',
+/** What to do when a port cannot be listened on, by the error's code; `flag`: the port's option. */
+const LISTEN_HINTS: Readonly<Record<string, (flag: string) => string>> = {
+  EADDRINUSE: (flag) =>
+    `another program holds that port, perhaps an emulator already running: stop it, or choose another with ${flag} (0: any free port)`,
+  EACCES: (flag) => `this user may not listen on that port: choose one above 1023 with ${flag}`,
+  EADDRNOTAVAIL: () => 'no network interface of this machine has that address: check --host',
 };
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {
-    process.stderr.write(`topics-emulator: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
-  const code = (error as NodeJS.ErrnoException).code;
+  // A port not listened on: the HTTP port's (from fastify), or the one `setting` names (start.ts).
+  const { code, setting } = error as NodeJS.ErrnoException & { setting?: SettingKey };
   const hint = code === undefined ? undefined : LISTEN_HINTS[code];
   if (hint !== undefined) {
-    process.stderr.write(`topics-emulator: cannot listen: ${(error as Error).message} (${hint})\n`);
+    const what = error instanceof SettingsError ? error.message : `cannot listen: ${(error as Error).message}`;
+    process.stderr.write(`topics-emulator: ${what} (${hint(settingOptions.get(setting ?? 'port')!.long!)})\n`);
+    process.exit(2);
+  }
+  if (error instanceof SettingsError || (error as Error).message?.startsWith('ttlSeconds')) {
+    process.stderr.write(`topics-emulator: ${(error as Error).message}\n`);
     process.exit(2);
   }
   process.stderr.write(`topics-emulator: ${(error as Error).stack ?? String(error)}\n`);

@@ -97,6 +97,17 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * A port setting that could not be listened on: the listen error's `code` (EADDRINUSE, EACCES, ...)
+ * and the `setting` it came from go with the message, so the CLI can say which flag to change.
+ */
+function portError(message: string, setting: 'httpsPort' | 'grpcPort', error: unknown): SettingsError {
+  return Object.assign(new SettingsError(`${message}: ${(error as Error).message}`), {
+    code: (error as NodeJS.ErrnoException).code,
+    setting,
+  });
+}
+
 /** What to do when the gRPC port is taken: fail the start, or serve without the gRPC door (a warning says so). */
 export type GrpcPortTaken = 'fail' | 'serve-without';
 
@@ -114,14 +125,18 @@ export async function startWith(
   // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
   const grpcWeb: GrpcWebTarget = { internalPort: undefined };
   const { app, context, controls } = await buildApp(settings, clock, grpcWeb);
+  // A start that fails lets go of what it opened: the store's connection, the HTTP server.
+  const abandon = async () => {
+    await context.store.release();
+    await app.close();
+  };
   try {
     await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
     // --state-file: the saved state replaces what start-up set (the scenario stays for resets).
     if (settings.stateFile !== undefined && (await loadStateFile(settings.stateFile, (s) => controls.restore(s))))
       context.log.info({ stateFile: settings.stateFile }, `state loaded from ${settings.stateFile}`);
   } catch (error) {
-    await context.store.release();
-    await app.close();
+    await abandon();
     throw error instanceof ScenarioError || error instanceof StateFileError ? new SettingsError(error.message) : error;
   }
   await app.listen({ host: settings.host, port: settings.port });
@@ -134,12 +149,8 @@ export async function startWith(
       const { startHttpsPort } = await import('./tls/https-port.js');
       https = await startHttpsPort(app.server, { ...settings, httpsPort: settings.httpsPort });
     } catch (error) {
-      await context.store.release();
-      await app.close();
-      throw Object.assign(
-        new SettingsError(`Cannot serve HTTPS on ${settings.host}:${settings.httpsPort}: ${(error as Error).message}`),
-        { code: (error as NodeJS.ErrnoException).code },
-      );
+      await abandon();
+      throw portError(`Cannot serve HTTPS on ${settings.host}:${settings.httpsPort}`, 'httpsPort', error);
     }
     controls.tlsAuthority = https.authority;
   }
@@ -149,22 +160,14 @@ export async function startWith(
     if (settings.grpcPort !== undefined)
       grpc = await startGrpc(context, controls, settings.host, settings.grpcPort, grpcWeb);
   } catch (error) {
-    // grpc-js says it in its message only.
-    const taken = /EADDRINUSE/.test((error as Error).message);
-    if (taken && grpcPortTaken === 'serve-without') {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && grpcPortTaken === 'serve-without') {
       context.log.warn(
         `gRPC port ${settings.grpcPort} is in use: the door for the provider's SDKs is off (choose one with --grpc-port)`,
       );
     } else {
       await https?.close();
-      await context.store.release();
-      await app.close();
-      throw Object.assign(
-        new SettingsError(
-          `Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}: ${(error as Error).message}`,
-        ),
-        { code: taken ? 'EADDRINUSE' : (error as NodeJS.ErrnoException).code },
-      );
+      await abandon();
+      throw portError(`Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}`, 'grpcPort', error);
     }
   }
   let closing: Promise<void> | undefined;

@@ -122,9 +122,7 @@ export class FaultInjector {
         continue;
       }
       if (this.shared && rule.counted) {
-        const counts = await this.shared.consider(rule, rule.draws());
-        if (rule.considered(counts) && this.stillFires(rule)) return this.hit(rule, facts);
-        this.rules.fired(rule); // it did not fire here: it may be used up now (on another replica)
+        if (await this.firesOnLedger(this.shared, rule)) return this.hit(rule, facts);
         continue;
       }
       if (this.considerHere(rule)) return this.hit(rule, facts);
@@ -138,6 +136,18 @@ export class FaultInjector {
   // (the firing stands: dropping it would leave a `count: 3` rule answering 3 counted, 2 fired).
   private stillFires(rule: FaultRule): boolean {
     return this.rules.has(rule) || rule.usedUp;
+  }
+
+  /**
+   * A counted rule on a shared store: whether the replicas' ledger lets it fire (it never
+   * rejects: out of reach, the rule does not fire), and the request it fires on is still
+   * `wanted`. When it does not fire here it may be used up now (on another replica).
+   */
+  private async firesOnLedger(shared: SharedFirings, rule: FaultRule, wanted = () => true): Promise<boolean> {
+    const counts = await shared.consider(rule, rule.draws());
+    if (rule.considered(counts) && wanted() && this.stillFires(rule)) return true;
+    this.rules.fired(rule);
+    return false;
   }
 
   private hit(rule: FaultRule, facts: RequestFacts): FaultDecision {
@@ -207,10 +217,7 @@ export class FaultInjector {
     const fire = () => {
       if (!this.waiting.has(entry) || !this.rules.has(rule)) return;
       if (this.shared && rule.counted) {
-        void this.shared.consider(rule, rule.draws()).then((c) => {
-          if (rule.considered(c) && this.waiting.has(entry) && this.stillFires(rule)) interrupt();
-          else this.rules.fired(rule);
-        });
+        void this.firesOnLedger(this.shared, rule, () => this.waiting.has(entry)).then((fires) => fires && interrupt());
         return;
       }
       if (this.considerHere(rule)) interrupt();
@@ -260,9 +267,7 @@ export class FaultInjector {
     for (const rule of live) {
       if (!rule.armed) continue;
       if (this.shared) {
-        const counts = await this.shared.consider(rule, rule.draws());
-        if (rule.considered(counts) && this.stillFires(rule)) return this.firedOnAnswer(rule);
-        this.rules.fired(rule);
+        if (await this.firesOnLedger(this.shared, rule)) return this.firedOnAnswer(rule);
         continue;
       }
       if (rule.consider()) return this.firedOnAnswer(rule);

@@ -137,21 +137,22 @@ const wanted = (names: CertificateNames) =>
     .sort()
     .join(',');
 
-/** Whether this Node loads the pair: the certificate, the key, and the key is the certificate's. */
-function loads(pair: KeyPair): boolean {
+/** The pair's certificate as this Node loads it, when the key loads too and is the certificate's; else undefined. */
+function loaded(pair: KeyPair): X509Certificate | undefined {
   try {
-    return new X509Certificate(pair.cert).checkPrivateKey(createPrivateKey(pair.key));
+    const cert = new X509Certificate(pair.cert);
+    return cert.checkPrivateKey(createPrivateKey(pair.key)) ? cert : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /** Whether a kept certificate still serves: it loads, signed by this authority, for these names, with 30 days left. */
 function stillServes(pair: KeyPair, authority: KeyPair, names: CertificateNames): boolean {
+  const cert = loaded(pair);
   try {
-    const cert = new X509Certificate(pair.cert);
     return (
-      loads(pair) &&
+      cert !== undefined &&
       cert.verify(new X509Certificate(authority.cert).publicKey) &&
       Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS &&
       namesOf(cert) === wanted(names)
@@ -173,9 +174,9 @@ export async function localCertificate(
   const caPath = join(dir, 'ca.pem');
   const caKeyPath = join(dir, 'ca-key.pem');
   let authority = await readPair(caPath, caKeyPath);
-  // One this Node cannot load (a serial written with a leading zero) can serve nobody: made again,
-  // the old one kept beside it (`.unloadable`), not overwritten.
-  if (authority !== undefined && !loads(authority)) {
+  // One this Node cannot load (a serial written with a leading zero, a key not its own) can serve
+  // nobody: made again, the old one kept beside it (`.unloadable`), not overwritten.
+  if (authority !== undefined && loaded(authority) === undefined) {
     await rename(caPath, `${caPath}.unloadable`);
     await rename(caKeyPath, `${caKeyPath}.unloadable`);
     authority = undefined;

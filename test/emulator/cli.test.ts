@@ -190,19 +190,30 @@ describe('npx topics-emulator', () => {
     expect(run.stderr()).not.toMatch(/\n\s+at /);
   });
 
-  it('exits 2 with one line saying what to do when its port is taken', async () => {
+  it.each([
+    ['--port', (port: number) => ['--port', String(port), '--grpc-port', '0'], 'cannot listen'],
+    ['--grpc-port', (port: number) => ['--port', '0', '--grpc-port', String(port)], 'Cannot listen for gRPC'],
+    [
+      '--https-port',
+      (port: number) => ['--port', '0', '--grpc-port', '0', '--https-port', String(port)],
+      'Cannot serve HTTPS',
+    ],
+  ])('exits 2 with one line saying what to do when the port of %s is taken', async (flag, args, what) => {
     const holder = createServer();
     holder.listen(0, '127.0.0.1');
     await once(holder, 'listening');
+    const tlsDir = mkdtempSync(join(tmpdir(), 'port-taken-'));
     try {
       const { port } = holder.address() as AddressInfo;
-      const run = runCli(['--port', String(port), '--grpc-port', '0']);
+      const run = runCli([...args(port), '--tls-dir', tlsDir]);
       expect(await run.exited).toBe(2);
       expect(run.stderr().trim().split('\n')).toHaveLength(1);
+      expect(run.stderr()).toContain(`topics-emulator: ${what}`);
       expect(run.stderr()).toContain(`address already in use 127.0.0.1:${port}`);
-      expect(run.stderr()).toContain('choose another with --port (0: any free port)');
+      expect(run.stderr()).toContain(`choose another with ${flag} (0: any free port)`);
     } finally {
       holder.close();
+      rmSync(tlsDir, { recursive: true, force: true });
     }
   });
 

@@ -66,6 +66,30 @@ describe('localCertificate', () => {
     expect(leaf.checkPrivateKey(createPrivateKey(certificate.key))).toBe(true);
   });
 
+  it('makes the certificate again when its kept key is not its own, and the authority again when its key is not', async () => {
+    const dir = tlsDir();
+    const first = await localCertificate(dir, certificateNames(undefined));
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs1',
+      format: 'pem',
+    }) as string;
+    writeFileSync(join(dir, 'localhost-key.pem'), otherKey);
+    const leafAgain = await localCertificate(dir, certificateNames(undefined));
+    expect(leafAgain.authority.cert).toBe(first.authority.cert);
+    expect(leafAgain.certificate.cert).not.toBe(first.certificate.cert);
+    expect(
+      new X509Certificate(leafAgain.certificate.cert).checkPrivateKey(createPrivateKey(leafAgain.certificate.key)),
+    ).toBe(true);
+
+    writeFileSync(join(dir, 'ca-key.pem'), otherKey);
+    const authorityAgain = await localCertificate(dir, certificateNames(undefined));
+    expect(authorityAgain.authority.cert).not.toBe(first.authority.cert);
+    expect(readFileSync(join(dir, 'ca-key.pem.unloadable'), 'utf8')).toBe(otherKey);
+    const ca = new X509Certificate(authorityAgain.authority.cert);
+    expect(ca.checkPrivateKey(createPrivateKey(authorityAgain.authority.key))).toBe(true);
+    expect(new X509Certificate(authorityAgain.certificate.cert).verify(ca.publicKey)).toBe(true);
+  });
+
   it('keeps an authority that loads', async () => {
     const dir = tlsDir();
     const first = await localCertificate(dir, certificateNames(undefined));
