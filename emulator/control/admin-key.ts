@@ -1,12 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { EmulatorError } from '../errors.js';
+import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import { SettingsError, type EmulatorSettings } from '../settings.js';
 
 // The control plane can reset, expire and break everything: beyond loopback it needs an admin
-// key (or to be switched off). The key is compared by digest in constant time.
-
-export const ADMIN_KEY_HEADER = 'x-emulator-admin-key';
+// key (or to be switched off). The key is compared by digest in constant time (auth/admin-key.ts).
 
 export function isLoopback(host: string): boolean {
   const h = host.toLowerCase().replace(/^\[|\]$/g, '');
@@ -29,17 +26,9 @@ export function checkControlPlaneExposure(settings: EmulatorSettings): void {
   );
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** An onRequest check for the control plane's protected operations; none when no key is configured. */
 export function adminKeyCheck(adminKey: string | undefined): ((request: FastifyRequest) => Promise<void>) | undefined {
   if (adminKey === undefined) return undefined;
-  const expected = digest(adminKey);
-  return async (request) => {
-    const given = request.headers[ADMIN_KEY_HEADER];
-    if (given === undefined || given === '') throw new EmulatorError('admin_key_required');
-    if (Array.isArray(given) || !timingSafeEqual(digest(given), expected)) throw new EmulatorError('admin_key_invalid');
-  };
+  const check = adminKeyVerifier(adminKey);
+  return async (request) => check(request.headers[ADMIN_KEY_HEADER]);
 }

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type * as Grpc from '@grpc/grpc-js';
 import type { token as TokenTypes } from '@gomomento/generated-types/dist/token.js';
 import type { permission_messages as PermissionTypes } from '@gomomento/generated-types/dist/permissionmessages.js';
-import type { Principal } from '../auth/authenticator.js';
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
 import { EmulatorError } from '../errors.js';
 import type { Permission as TokenPermission } from '../../openapi/generated/control-types.js';
@@ -13,15 +12,15 @@ import type { GrpcCode } from './status.js';
 // (the SDK's AuthClient) mints the emulator's own tokens, and `control_client.ScsControl`'s
 // CreateCache, DeleteCache and ListCaches work on the emulator's caches. Every other method of
 // these services answers UNIMPLEMENTED naming it (grpc-js does the same for services not served).
-// Only a full-access credential may call them (an API key, or the empty one of forMomentoLocal),
-// as only an API key may against the live service.
+// Only an API key (as against the live service) or the admin key may call them; forMomentoLocal's
+// empty credential on the native door while no admin key is set (server.ts, authorizeControl).
 
 const require = createRequire(import.meta.url);
 
 /** What these services need of the emulator; the door hands it over. */
 export interface AdminDoor {
-  /** Who calls, from the call's credential, or the one in its body (refused: throws the 401). */
-  principalOf(metadata: Grpc.Metadata, inBody: string | undefined, record: CallRecord): Promise<Principal>;
+  /** Throws unless the caller may use these methods (its credential, or the one in its body, or the admin key). */
+  authorize(metadata: Grpc.Metadata, inBody: string | undefined, record: CallRecord): Promise<void>;
   /** The journal's record of the call. */
   record(operation: AdminOperation, call: Grpc.ServerUnaryCall<unknown, unknown>, cache: string | null): CallRecord;
   issueToken(request: TokenRequest): Promise<IssuedToken>;
@@ -87,7 +86,7 @@ function unimplemented(service: string, method: string) {
 }
 
 /**
- * A unary handler: the caller must have full access; a throw becomes the call's status. The
+ * A unary handler: the caller must be authorized (AdminDoor.authorize); a throw becomes the call's status. The
  * AuthClient sends its credential in the request's `auth_token`, not in the metadata.
  */
 function unary<Request extends { auth_token?: string | undefined; cache_name?: string }>(
@@ -98,12 +97,7 @@ function unary<Request extends { auth_token?: string | undefined; cache_name?: s
   return (call: Grpc.ServerUnaryCall<Request, unknown>, callback: Grpc.sendUnaryData<unknown>) => {
     const record = door.record(operation, call, call.request.cache_name ?? null);
     (async () => {
-      const principal = await door.principalOf(call.metadata, call.request.auth_token, record);
-      if (principal.kind !== 'apiKey')
-        throw new EmulatorError(
-          'permission_denied',
-          'Only an API key (or forMomentoLocal) may call this: not a token.',
-        );
+      await door.authorize(call.metadata, call.request.auth_token, record);
       callback(null, await answer(call.request));
       record.end({});
     })().catch((error: unknown) => {

@@ -24,6 +24,8 @@ import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import type { DeliveryWatch } from '../faults/deliveries.js';
 import { TopicSubscription, type DeliveryGate, type SubscriptionSink } from './subscription.js';
+import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
+import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 
 // The gRPC front door: `cache_client.pubsub.Pubsub` (Publish, Subscribe) as the provider's SDKs
 // speak it, plaintext HTTP/2 like momento-local. The messages and the service definition are the
@@ -56,7 +58,11 @@ interface Admitted {
 /** The cursor's parts as `_SubscriptionRequest` names them. */
 const CURSOR_NAMES = { number: 'resume_at_topic_sequence_number', page: 'sequence_page' };
 
-/** An empty credential is what `CredentialProvider.forMomentoLocal()` sends: full access, as momento-local gives. */
+/**
+ * An empty credential is what `CredentialProvider.forMomentoLocal()` sends: on the native door,
+ * full access to topics as momento-local gives (the control methods while no admin key is set).
+ * Never on gRPC-web: a browser page gets what the HTTP API gives it, which needs a credential.
+ */
 const ANONYMOUS: Principal = { kind: 'apiKey' };
 
 /** A resource name as the HTTP API's path takes it (the contract's ResourceName). */
@@ -107,6 +113,11 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
 
   const principalOf = async (metadata: Grpc.Metadata, record: CallRecord, inBody = ''): Promise<Principal> => {
     const credential = credentialOf(metadata) || inBody;
+    if (credential === '' && textOf(metadata, DOOR_METADATA) === WEB_DOOR)
+      throw new EmulatorError(
+        'missing_token',
+        "No auth token: a gRPC-web call comes from a web page, which needs a token or an API key (only the native gRPC door takes forMomentoLocal's empty credential).",
+      );
     if (credential === '' && settings.grpcEmptyToken === 'refuse')
       throw new EmulatorError(
         'missing_token',
@@ -162,6 +173,28 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       ...(asked.streamError ? { streamError: asked.streamError } : {}),
       ...(deliveries ? { deliveries } : {}),
     };
+  };
+
+  const adminKey = settings.adminKey === undefined ? undefined : adminKeyVerifier(settings.adminKey);
+  /**
+   * The control methods (tokens, caches) need an API key or, when one is set, the admin key (in
+   * `x-emulator-admin-key`), on every door; forMomentoLocal's empty credential only on the
+   * native door while no admin key is set, as momento-local gives. A token never.
+   */
+  const authorizeControl = async (metadata: Grpc.Metadata, record: CallRecord, inBody = ''): Promise<void> => {
+    const givenAdminKey = textOf(metadata, ADMIN_KEY_HEADER);
+    if (adminKey && givenAdminKey !== undefined) {
+      adminKey(givenAdminKey);
+      if ((credentialOf(metadata) || inBody) === '') return record.client('', ANONYMOUS);
+    }
+    const principal = await principalOf(metadata, record, inBody);
+    if (principal.kind !== 'apiKey')
+      throw new EmulatorError('permission_denied', 'Only an API key (or the admin key) may call this: not a token.');
+    if (principal === ANONYMOUS && adminKey && givenAdminKey === undefined)
+      throw new EmulatorError(
+        'admin_key_required',
+        'This emulator has an admin key: without a credential, the control methods (tokens, caches) need it in the x-emulator-admin-key metadata; or send an API key.',
+      );
   };
 
   const serviceError = (error: unknown): Partial<Grpc.StatusObject> => {
@@ -338,7 +371,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   const server = new grpc.Server();
   server.addService(pubsub.UnimplementedPubsubService.definition, implementation);
   for (const service of adminServices({
-    principalOf: (metadata, inBody, record) => principalOf(metadata, record, inBody),
+    authorize: (metadata, inBody, record) => authorizeControl(metadata, record, inBody),
     record: (operation, call, cache) =>
       recorder.open({
         operation,

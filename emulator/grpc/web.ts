@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorError } from '../errors.js';
 import { GRPC_WEB_OPERATION } from '../exchange.js';
 import { exchangeOf } from '../http/exchanges.js';
+import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 
 // gRPC-web on the HTTP port, for `@gomomento/sdk-web` in a browser: each call is passed to the
 // gRPC door (server.ts) as a gRPC call over HTTP/2, as Envoy's grpc_web filter does, so the same
@@ -136,6 +137,8 @@ export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): vo
         'content-type': 'application/grpc',
         te: 'trailers',
         ...metadataOf(request.headers),
+        // A page gets what a page may: the gRPC door knows the call came from a browser.
+        [DOOR_METADATA]: WEB_DOOR,
       });
       reply.hijack();
       const out = reply.raw;

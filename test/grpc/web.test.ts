@@ -50,10 +50,11 @@ function framesOf(bytes: Buffer): [number, Buffer][] {
 const fromText = (text: string) =>
   Buffer.concat((text.match(/[^=]+=*/g) ?? []).map((part) => Buffer.from(part, 'base64')));
 
+/** A call as a page holding the API key makes it (gRPC-web needs a credential). */
 const call = (path: string, body: Buffer | string, type: string, headers: Record<string, string> = {}) =>
   fetch(`${emulator.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': type, ...headers },
+    headers: { 'content-type': type, authorization: emulator.apiKey, ...headers },
     body: body as BodyInit,
   });
 
@@ -88,7 +89,7 @@ describe('gRPC-web on the HTTP port', () => {
     );
     const response = await fetch(`${emulator.url}/cache_client.pubsub.Pubsub/Subscribe`, {
       method: 'POST',
-      headers: { 'content-type': 'application/grpc-web-text' },
+      headers: { 'content-type': 'application/grpc-web-text', authorization: emulator.apiKey },
       body: request.toString('base64'),
       signal: controller.signal,
     });
