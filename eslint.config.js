@@ -9,6 +9,11 @@ const REDIS_ONLY_FROM_BACKEND = {
   message: 'only backend/open.ts loads redis/ (lazily, for --store redis://)',
 };
 
+const GRPC_ONLY_IN_GRPC = {
+  group: ['@grpc/grpc-js', '@gomomento/generated-types', '@gomomento/generated-types/**'],
+  message: "the provider's gRPC code is the gRPC door's alone (emulator/grpc/)",
+};
+
 export default tseslint.config(
   { ignores: ['dist/', '.tmp/', 'coverage/', 'node_modules/', 'emulator/generated/', 'openapi/generated/'] },
   js.configs.recommended,
@@ -42,16 +47,39 @@ export default tseslint.config(
   // later block's rule replaces an earlier one's for the files both match).
   {
     files: ['emulator/**/*.ts'],
-    ignores: ['emulator/backend/open.ts', 'emulator/redis/**'],
+    ignores: ['emulator/backend/open.ts', 'emulator/redis/**', 'emulator/grpc/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [REDIS_ONLY_FROM_BACKEND] }],
+      'no-restricted-imports': ['error', { patterns: [REDIS_ONLY_FROM_BACKEND, GRPC_ONLY_IN_GRPC] }],
+    },
+  },
+  // The HTTP door translates; it takes nothing from the gRPC doors (start.ts wires gRPC-web onto its port).
+  {
+    files: ['emulator/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/grpc/*'], message: 'the HTTP door imports nothing from grpc/' },
+            REDIS_ONLY_FROM_BACKEND,
+            GRPC_ONLY_IN_GRPC,
+          ],
+        },
+      ],
     },
   },
   // What decides and what stores knows no door: no fastify, no gRPC, nothing of http/ or grpc/.
   {
     files: [
+      'emulator/core.ts',
       'emulator/service/**/*.ts',
       'emulator/faults/**/*.ts',
+      'emulator/snapshot/**/*.ts',
+      'emulator/scenario/**/*.ts',
+      'emulator/metrics/**/*.ts',
+      'emulator/live/**/*.ts',
+      'emulator/auth/**/*.ts',
+      'emulator/security/**/*.ts',
       'emulator/limits/**/*.ts',
       'emulator/topics/**/*.ts',
       'emulator/backend/backend.ts',
@@ -69,6 +97,8 @@ export default tseslint.config(
       'emulator/recording.ts',
       'emulator/requests.ts',
     ],
+    // Their HTTP glue: the metrics scrape's route and the CORS plugin's registration.
+    ignores: ['emulator/metrics/handler.ts', 'emulator/security/cors.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -80,6 +110,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/http/*', '**/grpc/*'], message: 'the deciders and the store know neither door' },
             REDIS_ONLY_FROM_BACKEND,
+            GRPC_ONLY_IN_GRPC,
           ],
         },
       ],

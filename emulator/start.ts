@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.js';
+import { openCore } from './core.js';
 import { tokenEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
-import type { GrpcWebTarget } from './grpc/web.js';
+import { registerGrpcWeb, type GrpcWebTarget } from './grpc/web.js';
 import type { HttpsPort } from './tls/https-port.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
@@ -47,8 +48,8 @@ export interface RunningEmulator extends EmulatorControlApi {
 
 /**
  * The gRPC door, when its port is set: listened on at once, loaded at its first connection
- * (grpc/lazy-listener.ts). Its streams end after a reset or a loaded snapshot (their topics are
- * gone), as a waiting long-poll is answered then; the SDKs resubscribe.
+ * (grpc/lazy-listener.ts). Its streams are subscriptions in the core's registry: a reset or a
+ * loaded snapshot ends them as it answers a waiting long-poll; the SDKs resubscribe.
  */
 async function startGrpc(
   context: EmulatorContext,
@@ -58,22 +59,13 @@ async function startGrpc(
   web: GrpcWebTarget,
 ): Promise<GrpcListener> {
   const { listenLazily } = await import('./grpc/lazy-listener.js');
-  let door: GrpcDoor | undefined;
   let opening: Promise<GrpcDoor> | undefined;
   const open = async () => {
     opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
-    door = await opening;
-    return door.port;
+    return (await opening).port;
   };
   const listener = await listenLazily(host, port, open);
   web.internalPort = open;
-  context.events.on(
-    (event) => {
-      if (event.kind === 'control' && (event.operationId === 'reset' || event.operationId === 'loadSnapshot'))
-        door?.reset();
-    },
-    ['control'],
-  );
   return {
     port: listener.port,
     close: async () => {
@@ -124,12 +116,21 @@ export async function startWith(
   const clock = new Clock();
   // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
   const grpcWeb: GrpcWebTarget = { internalPort: undefined };
-  const { app, context, controls } = await buildApp(settings, clock, grpcWeb);
+  const core = await openCore(settings, clock);
+  const { context, controls } = core;
+  let app: FastifyInstance | undefined;
   // A start that fails lets go of what it opened: the store's connection, the HTTP server.
   const abandon = async () => {
     await context.store.release();
-    await app.close();
+    await app?.close();
   };
+  try {
+    app = (await buildApp(core)).app;
+    registerGrpcWeb(app, grpcWeb);
+  } catch (error) {
+    await abandon();
+    throw error;
+  }
   try {
     await controls.startUp(); // --chaos-seed, --scenario: before the first request can arrive
     // --state-file: the saved state replaces what start-up set (the scenario stays for resets).
@@ -194,7 +195,7 @@ export async function startWith(
       const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all(answered.map((s) => s.flushed?.() ?? Promise.resolve())),
+        Promise.all(answered.map((s) => s.flushed())),
         new Promise((resolve) => (bound = setTimeout(resolve, FLUSH_BOUND_MS))),
       ]);
       clearTimeout(bound);

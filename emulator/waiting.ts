@@ -1,12 +1,10 @@
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
 import type { WaitingRequest, WaitingRequests } from './requests.js';
-import { EMPTY_READ, type ReadAnswer } from './topics/subscriber.js';
 import type { Topic } from './topics/topic.js';
 
-// Every subscriber waiting now, whichever door it came through: a long-poll parked on its topic
-// (http/waiting.ts) or an open gRPC subscription stream (grpc/server.ts), which waits for its
-// whole life. One registry and one count: the --max-waiting check, the
+// Every subscriber waiting now, whichever door it came through (service/subscription.ts): a
+// long-poll parked on its topic or an open subscription stream, which waits for its whole life. One registry and one count: the --max-waiting check, the
 // concurrent-subscriptions limit, "while waiting" fault rules, the state and the dashboard all
 // read it; the event stream hears how many wait on a topic whenever one starts or stops.
 
@@ -16,9 +14,9 @@ export interface WaitingEntry extends WaitingRequest {
   /** Who waits, named as the exchanges' `client` (never the credential). */
   readonly client: string | null;
   /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends. */
-  answer(read: ReadAnswer): void;
-  /** Resolves once its answer has left (shutdown waits on it, bounded); absent: nothing to wait for. */
-  flushed?(): Promise<void>;
+  close(): void;
+  /** Resolves once its answer has left (shutdown waits on it, bounded). */
+  flushed(): Promise<void>;
 }
 
 export class WaitingSubscribers implements WaitingRequests {
@@ -54,13 +52,13 @@ export class WaitingSubscribers implements WaitingRequests {
   /** Answers every waiting subscriber with no items (reset, shutdown); returns them. */
   answerAll(): WaitingEntry[] {
     const all = [...this.entries];
-    for (const waiting of all) waiting.answer(EMPTY_READ);
+    for (const waiting of all) waiting.close();
     return all;
   }
 
   /** Answers the ones waiting on a cache's topics with no items (the cache was deleted). */
   answerCache(cache: string): void {
-    for (const waiting of [...this.entries]) if (waiting.facts.cache === cache) waiting.answer(EMPTY_READ);
+    for (const waiting of [...this.entries]) if (waiting.facts.cache === cache) waiting.close();
   }
 
   /** The event stream hears how many wait on the topic now (only while someone listens). */

@@ -24,6 +24,9 @@ export type RequestQuery = RequestMatcher & { limit?: RequestLimit };
 
 type Unchanged =
   | 'reset'
+  | 'cacheNames'
+  | 'createCache'
+  | 'deleteCache'
   | 'clock'
   | 'faults'
   | 'endedFaults'
@@ -71,6 +74,9 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
   const c = controls;
   return {
     reset: () => c.reset(),
+    cacheNames: () => c.cacheNames(),
+    createCache: (cache) => c.createCache(cache),
+    deleteCache: (cache) => c.deleteCache(cache),
     // Checked (and its defaults applied) only when a page is asked for: most callers want the first.
     state: (page) => (page === undefined ? c.state() : c.state(checked('StatePage', page) as Required<StatePage>)),
     // ttlSeconds: the check applied the schema's default.

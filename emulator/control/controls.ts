@@ -32,7 +32,7 @@ import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type To
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
 import type { ReplicaLink } from '../backend/replica-link.js';
-import { lastClockReadingMs } from '../documents.js';
+import { lastClockReadingMs, resourceNameLength } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import { RequestJournal, DEFAULT_LIST_LIMIT } from '../journal/journal.js';
 import type { EmulatorEvents } from '../events.js';
@@ -57,6 +57,9 @@ import { TokenWithdrawals } from './token-withdrawals.js';
 // route's validator, api.ts, or the scenario's own check.
 
 const CONTROL_PLANE = 'control plane';
+
+/** The most caches the emulator holds: creating one more is refused. */
+export const MAX_CACHES = 1000;
 
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
@@ -154,6 +157,37 @@ export class EmulatorControls {
   /** Every token with this id answers 401 invalid_token, now or after `afterMs` of clock time. */
   revokeToken(tokenId: string, input: WithdrawalInput = {}, why = CONTROL_PLANE): TokenWithdrawal {
     return this.withdraw(tokenId, 'revoked', input, why);
+  }
+
+  /** The caches there are, in the order they were made. */
+  cacheNames(): string[] {
+    return this.context.store.cacheNames();
+  }
+
+  /** Creates a cache (false: it exists; at most MAX_CACHES). A shared store's caches are set at start. */
+  createCache(cache: string): boolean {
+    const { store } = this.context;
+    const { min, max } = resourceNameLength;
+    if (cache.length < min || cache.length > max)
+      throw new EmulatorError(
+        'invalid_parameter',
+        `Invalid request: a cache name must be ${min} to ${max} characters.`,
+      );
+    if (!store.hasCache(cache) && store.cacheNames().length >= MAX_CACHES)
+      throw new EmulatorError('limit_exceeded', `The emulator holds at most ${MAX_CACHES} caches.`);
+    return this.changed('createCache', store.createCache(cache));
+  }
+
+  /**
+   * Deletes a cache and its topics (false: there is none): its waiting subscribers are answered
+   * and its streams end first, its scheduled page changes are cancelled.
+   */
+  deleteCache(cache: string): boolean {
+    const { store, waiting, pageChanges } = this.context;
+    if (!store.hasCache(cache)) return false;
+    waiting.answerCache(cache);
+    pageChanges.forgetCache(cache);
+    return this.changed('deleteCache', store.deleteCache(cache));
   }
 
   /** The topic changes page now, after the message numbered K, or after some clock time. */

@@ -5,7 +5,6 @@ import { RequestJournal } from '../journal/journal.js';
 import type { JournalEntry } from '../journal/query.js';
 import { judgeClients } from '../../judge/judge.js';
 import { endOf } from '../../judge/rule.js';
-import { EMPTY_READ } from '../topics/subscriber.js';
 import { startClientProcess, type ClientProcess, type Exit } from './client-process.js';
 import { checkEndToEnd, type EndToEndResult, type PublishedMessage } from './end-to-end.js';
 import {
@@ -146,8 +145,7 @@ function play(emulator: RunningEmulator, step: ExamStep, vending: TokenVending):
 
 /** Ends the SDK's open streams (the client is about to be stopped) so that the journal holds what they delivered. */
 function endStreams(emulator: RunningEmulator): void {
-  for (const waiting of [...emulator.context.waiting])
-    if (waiting.facts.protocol === 'grpc') waiting.answer(EMPTY_READ);
+  for (const waiting of [...emulator.context.waiting]) if (waiting.facts.protocol === 'grpc') waiting.close();
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import type { PageChanges } from '../topics/page-changes.js';
 import { Chaos, type ChaosInput, type ChaosView, type SavedChaos } from './chaos.js';
 import { Delays } from './delay.js';
+import { MomentoLocalFaults } from './momento-local.js';
 import type { DeliveryWatch } from './deliveries.js';
 import { describeEffect, effectOf, withoutDelay } from './effects.js';
 import type { FaultRule, FaultEffect, FaultRuleInput, FaultView, SavedFault } from './rule.js';
@@ -42,6 +43,8 @@ export class FaultInjector {
   private readonly rules: FaultRules;
   /** Requests a fault holds for real time: a reset or a stop answers them. */
   readonly delays = new Delays();
+  /** momento-local's fault metadata on gRPC calls: its counts per request-id, forgotten on reset. */
+  readonly momentoLocal = new MomentoLocalFaults();
   private chaos: Chaos | undefined;
 
   constructor(
@@ -195,6 +198,7 @@ export class FaultInjector {
     const n = this.rules.reset();
     this.chaos = undefined;
     this.delays.cancelAll();
+    this.momentoLocal.clear();
     this.refresh();
     return n;
   }

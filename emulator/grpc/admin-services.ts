@@ -23,14 +23,20 @@ export interface AdminDoor {
   authorize(metadata: Grpc.Metadata, inBody: string | undefined, record: CallRecord): Promise<void>;
   /** The journal's record of the call. */
   record(operation: AdminOperation, call: Grpc.ServerUnaryCall<unknown, unknown>, cache: string | null): CallRecord;
+  /** The core's control operations these calls translate to (control/controls.ts). */
+  controls: AdminControls;
+  /** The status to end a failed call with. */
+  serviceError(error: unknown): Partial<Grpc.StatusObject>;
+}
+
+/** The control operations the SDK's set-up calls are (EmulatorControls has them). */
+export interface AdminControls {
   issueToken(request: TokenRequest): Promise<IssuedToken>;
   cacheNames(): string[];
-  /** Creates a cache; false when it exists. Throws when the store cannot (a shared one). */
+  /** Creates a cache; false when it exists. Throws past the bound, or when the store cannot (a shared one). */
   createCache(cache: string): boolean;
   /** Deletes a cache, answering its waiting subscribers and ending its streams; false when there is none. */
   deleteCache(cache: string): boolean;
-  /** The status to end a failed call with. */
-  serviceError(error: unknown): Partial<Grpc.StatusObject>;
 }
 
 export interface ServedService {
@@ -40,9 +46,6 @@ export interface ServedService {
 
 /** The most permissions a token carries (as the control plane's TokenRequest). */
 const MAX_PERMISSIONS = 100;
-
-/** The most caches the emulator holds: creating one more is refused. */
-export const MAX_CACHES = 1000;
 
 /** An error answered with a gRPC status other than its HTTP status's (ALREADY_EXISTS, UNIMPLEMENTED). */
 function withStatus(error: EmulatorError, grpcStatus: keyof typeof GrpcCode): EmulatorError {
@@ -142,7 +145,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
           };
           let issued: IssuedToken;
           try {
-            issued = await door.issueToken(tokenRequest);
+            issued = await door.controls.issueToken(tokenRequest);
           } catch (error) {
             if (error instanceof RangeError) throw new EmulatorError('invalid_request', error.message);
             throw error;
@@ -170,11 +173,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
   );
   Object.assign(controlImplementation, {
     CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, 'createCache', ({ cache_name }) => {
-      if (cache_name === '' || cache_name.length > 255)
-        throw new EmulatorError('invalid_parameter', 'Invalid request: cache_name must be 1 to 255 characters.');
-      if (!door.cacheNames().includes(cache_name) && door.cacheNames().length >= MAX_CACHES)
-        throw new EmulatorError('limit_exceeded', `The emulator holds at most ${MAX_CACHES} caches.`);
-      if (!door.createCache(cache_name))
+      if (!door.controls.createCache(cache_name))
         throw withStatus(
           new EmulatorError('invalid_request', `The cache '${cache_name}' already exists.`),
           'ALREADY_EXISTS',
@@ -182,7 +181,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
       return new control._CreateCacheResponse();
     }),
     DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, 'deleteCache', ({ cache_name }) => {
-      if (!door.deleteCache(cache_name))
+      if (!door.controls.deleteCache(cache_name))
         throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
       return new control._DeleteCacheResponse();
     }),
@@ -191,7 +190,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
       'listCaches',
       () =>
         new control._ListCachesResponse({
-          cache: door.cacheNames().map((cache_name) => new control._Cache({ cache_name })),
+          cache: door.controls.cacheNames().map((cache_name) => new control._Cache({ cache_name })),
           next_token: '',
         }),
     ),

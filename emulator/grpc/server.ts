@@ -11,19 +11,19 @@ import type { SubscribeCursor } from '../exchange.js';
 import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
 import type { TopicStore } from '../topics/store.js';
-import { MomentoLocalFaults, type MetadataDecision } from '../faults/momento-local.js';
-import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
-import { adminServices } from './admin-services.js';
+import type { MetadataDecision } from '../faults/momento-local.js';
+import { adminServices, type AdminControls } from './admin-services.js';
 import { clientIdentity } from '../recording.js';
-import type { WaitingEntry } from '../waiting.js';
 import { publishMessage } from '../service/publish.js';
 import { cursorOf, waitingRefusal } from '../service/subscribe.js';
 import { WAITING_SUBSCRIBERS } from '../limits/account-limits.js';
 import { checkAccess, decideAdmission } from '../admission.js';
 import { callRecorder, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
+import { applyEffect as applyEffectOnce, type ClientGone } from '../service/effects.js';
+import type { Delays } from '../faults/delay.js';
 import type { DeliveryWatch } from '../faults/deliveries.js';
-import { TopicSubscription, type DeliveryGate, type SubscriptionSink } from './subscription.js';
+import { Subscription, type SubscriptionSink } from '../service/subscription.js';
 import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 
@@ -40,8 +40,6 @@ type PubsubModule = typeof PubsubTypes.pubsub;
 export interface GrpcDoor {
   /** The internal loopback port the server listens on. */
   port: number;
-  /** Ends every subscription stream (the SDKs resubscribe) and forgets momento-local's counts: after a reset or a loaded snapshot. */
-  reset(): void;
   close(): Promise<void>;
 }
 
@@ -73,10 +71,8 @@ function nameOf(what: string, value: string): string {
   return value;
 }
 
-/** What the door needs of the control plane: minting tokens for the SDK's AuthClient. */
-export interface GrpcControls {
-  issueToken(request: TokenRequest): Promise<IssuedToken>;
-}
+/** What the door needs of the control plane: the SDK's set-up calls (tokens, caches). */
+export type GrpcControls = AdminControls;
 
 /** The gRPC server on an internal loopback port (lazy-listener.ts passes the public port's connections to it). */
 export async function startGrpcDoor(context: EmulatorContext, controls: GrpcControls): Promise<GrpcDoor> {
@@ -95,7 +91,6 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   const streams = new Set<{ cache: string; end(): void }>();
 
   const recorder = callRecorder(context.events, clock, auth);
-  const metadataFaults = new MomentoLocalFaults();
   const openRecord = (
     operation: ServiceOperation,
     call: { getPeer(): string; metadata: Grpc.Metadata; request: { cache_name: string; topic: string } },
@@ -150,8 +145,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     end: EventEmitter,
     record: CallRecord,
   ): Promise<Admitted> => {
-    const asked = metadataFaults.decide((key) => textOf(metadata, key), operation);
-    if (asked.effect) await applyEffect(asked.effect, record);
+    const asked = faults.momentoLocal.decide((key) => textOf(metadata, key), operation);
+    if (asked.effect) await applyEffect(asked.effect, record, faults.delays, end);
     const principal = await principalOf(metadata, record);
     checkAccess(context, principal, access, cache, topic);
     const facts: RequestFacts = {
@@ -163,7 +158,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     };
     const deliveries =
       faults.active || limits.active
-        ? await decideAdmission(context, facts, end, (effect) => applyEffect(effect, record))
+        ? await decideAdmission(context, facts, end, (effect) => applyEffect(effect, record, faults.delays, end))
         : undefined;
     const client = clientIdentity(credentialOf(metadata), principal, auth);
     return {
@@ -210,6 +205,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       callback: Grpc.sendUnaryData<unknown>,
     ): void {
       const end = new EventEmitter();
+      // The client leaving ends a hold (a fault's delay), as a closed response does on HTTP.
+      call.once('cancelled', () => end.emit('close'));
       const request = call.request;
       const record = openRecord('publish', call, null);
       (async () => {
@@ -223,7 +220,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         record.end({ clientGone: call.cancelled });
       })()
         .catch((error: unknown) => {
-          record.end({ error });
+          record.end(call.cancelled ? { clientGone: true } : { error });
           callback(serviceError(error));
         })
         .finally(() => end.emit('close'));
@@ -236,12 +233,10 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         sequenceNumber: request.resume_at_topic_sequence_number,
         sequencePage: request.sequence_page,
       });
-      let subscription: TopicSubscription | undefined;
-      const cleanups: (() => void)[] = [];
+      let subscription: Subscription | undefined;
       const finish = (outcome: { error?: unknown; clientGone?: boolean } = {}) => {
-        subscription?.end();
         if (!streams.delete(stream)) return;
-        for (const cleanup of cleanups.splice(0)) cleanup();
+        subscription?.abandon();
         record.end(outcome);
         end.emit('close');
       };
@@ -282,88 +277,77 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           record.decided({ decidedBy: WAITING_SUBSCRIBERS });
           throw refused;
         }
+        const failWith = (effect: Effect) => {
+          record.decided(effect);
+          fail(effect.error ?? dropped());
+        };
         // momento-local's stream-error: the stream fails once it has sent this many messages.
+        const metadataError: Effect | undefined = streamError && {
+          decidedBy: { kind: 'metadata' },
+          error: streamError.error,
+        };
+        if (streamError?.afterMessages === 0 && metadataError) return failWith(metadataError);
         let sent = 0;
         const send = (message: unknown) => {
           if (!streams.has(stream)) return;
           call.write(message);
           sent++;
-          if (streamError && sent >= streamError.afterMessages) failWith(streamError.error);
+          if (streamError && metadataError && sent >= streamError.afterMessages) subscription?.interrupt(metadataError);
         };
-        const failWith = (error: unknown, effect: Effect = { decidedBy: { kind: 'metadata' } }) => {
-          record.decided(effect);
-          fail(error);
-        };
-        if (streamError && streamError.afterMessages === 0) return failWith(streamError.error);
+        const topicOf = store.topic(cache, topic);
         const sink: SubscriptionSink = {
-          item: (sequenceNumber, page, value, publisher) => {
-            record.item(sequenceNumber, page);
-            send(
-              new pubsub._SubscriptionItem({
-                item: new pubsub._TopicItem({
-                  topic_sequence_number: sequenceNumber,
-                  sequence_page: page,
-                  value: new pubsub._TopicValue(
-                    'text' in value ? { text: value.text } : { binary: Buffer.from(value.binary, 'base64') },
-                  ),
-                  publisher_id: publisher,
+          deliver(read) {
+            const gap = read.discontinuity;
+            if (gap) {
+              record.discontinuity(gap);
+              send(
+                new pubsub._SubscriptionItem({
+                  discontinuity: new pubsub._Discontinuity({
+                    last_topic_sequence: gap.last_topic_sequence,
+                    new_topic_sequence: gap.new_topic_sequence,
+                    new_sequence_page: gap.new_sequence_page,
+                  }),
                 }),
-              }),
-            );
-          },
-          discontinuity: (d) => {
-            record.discontinuity(d);
-            send(
-              new pubsub._SubscriptionItem({
-                discontinuity: new pubsub._Discontinuity({
-                  last_topic_sequence: d.last_topic_sequence,
-                  new_topic_sequence: d.new_topic_sequence,
-                  new_sequence_page: d.new_sequence_page,
+              );
+            }
+            for (const { sequenceNumber, value, publisher } of topicOf.itemsOf(read)) {
+              record.item(sequenceNumber, read.page!);
+              send(
+                new pubsub._SubscriptionItem({
+                  item: new pubsub._TopicItem({
+                    topic_sequence_number: sequenceNumber,
+                    sequence_page: read.page!,
+                    value: new pubsub._TopicValue(
+                      'text' in value ? { text: value.text } : { binary: Buffer.from(value.binary, 'base64') },
+                    ),
+                    publisher_id: publisher,
+                  }),
                 }),
-              }),
-            );
+              );
+            }
           },
+          fail: failWith,
+          end: () => stream.end(),
+          client,
           heartbeat: () => send(new pubsub._SubscriptionItem({ heartbeat: new pubsub._Heartbeat() })),
           get writable() {
             return call.writableLength < call.writableHighWaterMark;
           },
           onDrain: (resume) => call.once('drain', resume),
         };
-        subscription = new TopicSubscription(
-          store.topic(cache, topic),
-          cursor,
-          sink,
-          settings.grpcHeartbeatMs,
-          () => clock.now(),
-          deliveries && gateOf(deliveries, (effect) => failWith(effect.error ?? dropped(), effect)),
-        );
         // An open stream counts as a waiting subscriber for its whole life: the dashboard and the
         // limits see it, "while waiting" fault rules end it, a reset or a deleted cache ends it.
-        const opened = clock.now();
-        const open = subscription;
-        const entry: WaitingEntry = {
-          topic: store.topic(cache, topic),
+        subscription = new Subscription(
+          context,
+          topicOf,
+          cursor,
           facts,
-          client,
-          since: opened,
-          get cursor() {
-            return open.cursor;
-          },
-          answer: () => stream.end(),
-          interrupt: (effect) => {
-            if (!streams.has(stream)) return false;
-            record.decided(effect);
-            fail(effect.error ?? dropped());
-            return true;
-          },
-          onEnd: (cleanup) => cleanups.push(cleanup),
-        };
-        subscription.start();
-        if (!streams.has(stream)) return; // ended by its first messages (momento-local's stream-error)
-        // Entered once parked, so that the event stream hears it among the topic's waiting subscribers.
-        context.waiting.enter(entry);
-        cleanups.push(() => context.waiting.forget(entry));
-        if (faults.active) faults.waitingStarted(entry);
+          sink,
+          { kind: 'stream', heartbeatMs: settings.grpcHeartbeatMs },
+          deliveries,
+        );
+        subscription.open();
+        if (faults.active && subscription.isOpen) faults.waitingStarted(subscription);
       })().catch(fail);
     },
   };
@@ -382,27 +366,15 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         cursor: null,
         credentialPresent: credentialOf(call.metadata) !== '',
       }),
-    issueToken: (request) => controls.issueToken(request),
-    cacheNames: () => store.cacheNames(),
-    createCache: (cache) => {
-      if (!store.createCache)
-        throw new EmulatorError(
-          'invalid_request',
-          'With a Redis store, every replica is given its caches at start (--cache).',
-        );
-      return store.createCache(cache);
-    },
-    deleteCache: (cache) => {
-      if (!store.deleteCache)
-        throw new EmulatorError(
-          'invalid_request',
-          'With a Redis store, every replica is given its caches at start (--cache).',
-        );
-      if (!store.hasCache(cache)) return false;
-      context.waiting.answerCache(cache);
-      for (const stream of [...streams]) if (stream.cache === cache) stream.end();
-      context.pageChanges.forgetCache(cache);
-      return store.deleteCache(cache);
+    controls: {
+      issueToken: (request) => controls.issueToken(request),
+      cacheNames: () => controls.cacheNames(),
+      createCache: (cache) => controls.createCache(cache),
+      deleteCache: (cache) => {
+        // Streams still being admitted are not waiting yet: they end here too.
+        for (const stream of [...streams]) if (stream.cache === cache) stream.end();
+        return controls.deleteCache(cache);
+      },
     },
     serviceError,
   }))
@@ -414,10 +386,6 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   );
   return {
     port: bound,
-    reset() {
-      for (const stream of [...streams]) stream.end();
-      metadataFaults.clear();
-    },
     close() {
       for (const stream of [...streams]) stream.end();
       return new Promise<void>((resolve) => {
@@ -437,29 +405,16 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
 /** What a dropped connection is to a gRPC call: UNAVAILABLE. */
 const dropped = () => new EmulatorError('service_unavailable', 'The connection was dropped (a fault).');
 
-/** "After N items" rules as a stream's gate: a read that an armed rule answers ends the stream with its effect. */
-function gateOf(deliveries: DeliveryWatch, end: (effect: Effect) => void): DeliveryGate {
-  const decide = (effect: Effect | undefined): boolean => {
-    if (effect === undefined) return true;
-    end(effect);
-    return false;
-  };
-  return {
-    get maxItems() {
-      return deliveries.maxItems;
-    },
-    admit(items) {
-      return deliveries.delivered(items).then(decide);
-    },
-  };
-}
-
-/** A fault's or a limit's effect on a gRPC call: hold it (real time), then fail it. */
-async function applyEffect(effect: Effect, record: CallRecord): Promise<void> {
+/**
+ * A fault's or a limit's effect on a gRPC call, applied as for every door (service/effects.ts:
+ * held with the shared delays, ended by a reset, a shutdown or the call's cancellation), then
+ * translated: a drop is UNAVAILABLE, an error its status.
+ */
+async function applyEffect(effect: Effect, record: CallRecord, delays: Delays, gone: ClientGone): Promise<void> {
   record.decided(effect);
-  if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
-  if (effect.error) throw effect.error;
-  if (effect.drop) throw dropped();
+  const outcome = await applyEffectOnce(effect, delays, gone);
+  if (outcome === 'drop') throw dropped();
+  if (outcome === 'client-gone') throw new EmulatorError('service_unavailable', 'The call was cancelled while held.');
 }
 
 /** A metadata value as text; undefined when the call has none. */

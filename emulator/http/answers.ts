@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../context.js';
-import type { TopicParams } from './operation-handler.js';
-import { EmulatorError } from '../errors.js';
+import { applyEffect as applyEffectOnce } from '../service/effects.js';
 import type { Delays } from '../faults/delay.js';
 import type { Effect } from '../requests.js';
 import type { ReadAnswer } from '../topics/subscriber.js';
@@ -10,7 +8,7 @@ import { exchangeOf } from './exchanges.js';
 
 // The one place where what the deciders decided meets HTTP: an effect (a fault rule's, chaos's,
 // an account limit's) becomes a held request, a dropped connection or an error answer; a read
-// becomes a subscribe's 200, counted for "after N items" rules and the operations limit.
+// becomes a subscribe's 200.
 
 function endConnection(request: FastifyRequest, reply: FastifyReply): void {
   if (!reply.sent) reply.hijack();
@@ -25,7 +23,7 @@ function dropConnection(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /**
- * Applies an effect: holds the request for its delay (real time, abortable), then drops the
+ * Applies an effect (service/effects.ts: held with the shared delays), then drops the
  * connection, or rejects with the error to answer (the caller's error path sends it, so it
  * leaves like every other error). Resolves when the request may go on (a delay alone).
  */
@@ -37,14 +35,9 @@ export async function applyEffect(
 ): Promise<void> {
   const facts = exchangeOf(request).facts;
   if (facts) facts.decidedBy = effect.decidedBy;
-  if (effect.delayMs) {
-    const outcome = await delays.wait(effect.delayMs, reply.raw);
-    if (outcome === 'client-gone') return endConnection(request, reply);
-    if (outcome === 'cancelled')
-      throw new EmulatorError('service_unavailable', 'The emulator was reset while this request was delayed.');
-  }
-  if (effect.drop) return dropConnection(request, reply);
-  if (effect.error) throw effect.error;
+  const outcome = await applyEffectOnce(effect, delays, reply.raw);
+  if (outcome === 'client-gone') return endConnection(request, reply);
+  if (outcome === 'drop') return dropConnection(request, reply);
 }
 
 /** Applies an effect to a request outside fastify's hooks (a waiting subscribe, an answer about to leave). */
@@ -52,30 +45,8 @@ export function applyEffectNow(effect: Effect, request: FastifyRequest, reply: F
   applyEffect(effect, request, reply, delays).catch((error: unknown) => reply.send(error));
 }
 
-/** Answers a subscribe with a read: "after N items" rules count it (or answer instead), the limits count its items. */
-export function answerRead(
-  context: EmulatorContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  read: ReadAnswer,
-): void {
-  const deliveries = exchangeOf(request).deliveries;
-  if (deliveries === null) return sendRead(context, request, reply, read);
-  // The rules count the items now; the read leaves once they have decided (a rule counted
-  // across replicas asks their ledger first).
-  deliveries
-    .delivered(read.items)
-    .then((effect) =>
-      effect ? applyEffectNow(effect, request, reply, context.faults.delays) : sendRead(context, request, reply, read),
-    )
-    // As the service route does: an error answers (JSON, from the registry), never an unhandled rejection.
-    .catch((error: unknown) => {
-      if (!reply.sent) reply.send(error);
-    });
-}
-
-function sendRead(context: EmulatorContext, request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void {
-  if (context.limits.active) context.limits.delivered((request.params as TopicParams).cacheName, read.items);
+/** Answers a subscribe with a read (the subscription counted it for the limits and the "after N items" rules). */
+export function sendRead(request: FastifyRequest, reply: FastifyReply, read: ReadAnswer): void {
   const facts = exchangeOf(request).facts;
   if (facts) recordRead(facts, read);
   void reply.code(200).header('content-type', 'application/json; charset=utf-8').send(read.body);

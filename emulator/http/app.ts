@@ -1,28 +1,19 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
-import { Authenticator } from '../auth/authenticator.js';
-import { Clock } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
-import { EmulatorControls } from '../control/controls.js';
 import { controlHandlers } from '../control/index.js';
 import { prepareControlScope } from '../control/scope.js';
-import { EmulatorEvents } from '../events.js';
-import { FaultInjector } from '../faults/injector.js';
 import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from './handlers/index.js';
-import { AccountLimits, limitsProfileOf } from '../limits/account-limits.js';
-import { LocalLimitCounts } from '../limits/local-counts.js';
-import { createLogger, logsEachRequest, redactUrl } from '../logging.js';
+import { logsEachRequest, redactUrl } from '../logging.js';
+import type { EmulatorCore } from '../core.js';
+import type { EmulatorControls } from '../control/controls.js';
 import { routeUrl, type BodyKind, type OpenApiDocument } from '../openapi-routes.js';
 import { browserGuard } from '../security/browser-guard.js';
 import { corsHeaders, registerCors } from '../security/cors.js';
-import { registerGrpcWeb, type GrpcWebTarget } from '../grpc/web.js';
 import type { EmulatorSettings } from '../settings.js';
-import { PageChanges } from '../topics/page-changes.js';
-import { openBackend } from '../backend/open.js';
 import { registerDashboard } from '../ui/dashboard-route.js';
-import { answerRead, applyEffectNow } from './answers.js';
 import { arrivalHook } from './arrival.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { generatedCompilers } from './compilers.js';
@@ -37,7 +28,6 @@ import {
 } from './error-handler.js';
 import { registerOperations, routesOf } from './operations.js';
 import { LongPolls } from './waiting.js';
-import { WaitingSubscribers } from '../waiting.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,15 +71,11 @@ function timeoutCheckIntervalMs(requestTimeoutMs: number): number {
   return requestTimeoutMs === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4)));
 }
 
-/** Builds the fastify app from the two OpenAPI documents; routes are built once, here. */
-export async function buildApp(
-  settings: EmulatorSettings,
-  clock = new Clock(),
-  grpcWeb: GrpcWebTarget = { internalPort: undefined },
-): Promise<EmulatorApp> {
-  const log: FastifyBaseLogger = createLogger(settings.logLevel, settings.logFormat);
-  clock.onTimerError = (error) =>
-    log.error({ err: (error as Error)?.message ?? String(error) }, 'a clock timer failed; the others went on');
+/** Builds the HTTP door on the core from the two OpenAPI documents; routes are built once, here. */
+export async function buildApp(core: EmulatorCore): Promise<EmulatorApp> {
+  const { context, controls } = core;
+  const log: FastifyBaseLogger = core.logger;
+  const { settings, auth, events, clock } = context;
   const app = Fastify({
     // Fastify's per-request logger only where requests are logged (logging.ts).
     ...(logsEachRequest(settings.logLevel) ? { loggerInstance: log } : { logger: false }),
@@ -116,45 +102,8 @@ export async function buildApp(
   // ignore an expectation it does not know, so such a request is served as if it had none.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectHandler);
-  const events = new EmulatorEvents();
-  const backend = await openBackend(settings, clock, events, log);
-  const { store, shared } = backend;
-  const pageChanges = new PageChanges(store, clock, log);
-  const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
-  const waiting = new WaitingSubscribers(clock, events);
   // The waiting long-polls answer through answers.ts, like every other service answer.
-  const longPolls = new LongPolls(
-    waiting,
-    settings.longPollTimeoutMs,
-    {
-      read: (request, reply, read) => answerRead(context, request, reply, read),
-      effect: (request, reply, effect) => applyEffectNow(effect, request, reply, context.faults.delays),
-    },
-    auth,
-  );
-  // A shared store's reset by another replica answers this replica's waiting subscribes first.
-  store.onRemoteClear = () => waiting.answerAll();
-  const context: EmulatorContext = {
-    settings,
-    clock,
-    log,
-    ...backend,
-    auth,
-    waiting,
-    pageChanges,
-    events,
-    faults: new FaultInjector(clock, log, waiting, pageChanges, shared?.control.firings),
-    limits: new AccountLimits(
-      limitsProfileOf(settings),
-      settings.payloadLimitBytes,
-      clock,
-      shared?.limitCounts ?? new LocalLimitCounts(clock, waiting),
-      log,
-    ),
-  };
-  const controls = new EmulatorControls(context);
-  // Metrics count from the request path's exchange records; only the control plane shows them.
-  if (settings.controlPlane) controls.metrics.countExchanges(events);
+  const longPolls = new LongPolls(context, auth);
   app.decorateRequest('exchange', null);
   app.setErrorHandler(errorHandler(settings.payloadLimitBytes, log));
   app.setNotFoundHandler(notFoundHandler);
@@ -186,7 +135,6 @@ export async function buildApp(
       controlHandlers(controls).filter((h) => served.has(h.operationId)),
     );
   });
-  registerGrpcWeb(app, grpcWeb);
   if (settings.controlPlane) registerDashboard(app);
   return { app, context, controls };
 }

@@ -8,7 +8,7 @@ import type { ExchangeFacts } from '../exchange.js';
  * What one answered request adds to the counters: the exchange's own record (exchange.ts), read
  * where it is, so counting a request copies nothing.
  */
-export type AnsweredRequest = Pick<ExchangeFacts, 'plane' | 'operation' | 'items' | 'discontinuity'> & {
+export type AnsweredRequest = Pick<ExchangeFacts, 'plane' | 'operation' | 'items' | 'discontinuity' | 'delivered'> & {
   status: number;
 };
 
@@ -82,8 +82,9 @@ export class MetricsRecorder {
       this.last = entry;
     }
     entry.count += 1;
-    if (operation === 'publish' && status === 204) this.publishes += 1;
-    this.deliveries += request.items.length;
+    // A kept publish answers 204 on HTTP and OK (200) on gRPC; a stream's record counts every item it delivered.
+    if (operation === 'publish' && status >= 200 && status < 300) this.publishes += 1;
+    this.deliveries += request.delivered ?? request.items.length;
     if (request.discontinuity !== null) this.discontinuities += 1;
   }
 

@@ -15,6 +15,11 @@ import { defineScripts, type ScriptedRedis, type ScriptName } from './scripts.js
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
 import { unavailable } from './unavailable.js';
+import { EmulatorError } from '../errors.js';
+
+/** A shared store's caches are the ones every replica is given at start. */
+const fixedCaches = () =>
+  new EmulatorError('invalid_request', 'With a Redis store, every replica is given its caches at start (--cache).');
 import type { Log } from '../logging.js';
 
 // Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
@@ -185,6 +190,14 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
 
   cacheNames(): string[] {
     return this.mirror.cacheNames();
+  }
+
+  createCache(): boolean {
+    throw fixedCaches();
+  }
+
+  deleteCache(): boolean {
+    throw fixedCaches();
   }
 
   /** The topic; one new here is created in Redis too (a replica that made it first gives the page). */

@@ -15,12 +15,12 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
   hasCache(cache: string): boolean;
   cacheNames(): string[];
   /**
-   * Creates a cache (false: it exists). Absent on a shared store, whose caches every replica is
-   * given at start.
+   * Creates a cache (false: it exists). A shared store throws: every replica is given its caches
+   * at start.
    */
-  createCache?(cache: string): boolean;
-  /** Deletes a cache and its topics (false: no such cache); its waiting subscribers are answered first, by their registry. */
-  deleteCache?(cache: string): boolean;
+  createCache(cache: string): boolean;
+  /** Deletes a cache and its topics (false: no such cache); a shared store throws, as for createCache. */
+  deleteCache(cache: string): boolean;
   /** The topic, created on first use (the cache must exist). */
   topic(cache: string, topic: string): Topic;
   find(cache: string, topic: string): Topic | undefined;

@@ -1,4 +1,4 @@
-import type { WaitingSubscribe } from '../../emulator/http/waiting.js';
+import type { FastifyReply } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { CACHE, clientOf, publishMany, start, waitForWaiting } from '../control/helpers.js';
@@ -55,9 +55,10 @@ describe('the waiting registry', () => {
     expect((await client.control('PUT', '/limits', { enabled: true })).status).toBe(200);
     const pending = client.subscribe('t');
     await waitForWaiting(emulator, 1);
-    const [waiting] = [...emulator.context.waiting] as WaitingSubscribe[];
+    // The long-poll's sink holds its reply (http/waiting.ts).
+    const [waiting] = [...emulator.context.waiting] as unknown as { sink: { reply: FastifyReply } }[];
     // One for the connection guard (every request), one for the waiting subscribe.
-    expect(waiting!.reply.raw.listenerCount('close')).toBe(2);
+    expect(waiting!.sink.reply.raw.listenerCount('close')).toBe(2);
     await publishMany(emulator, 't', 1);
     expect((await pending).status).toBe(200);
   });

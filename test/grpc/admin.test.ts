@@ -128,7 +128,7 @@ describe("the SDK's CacheClient", () => {
 
     await caches.createCache('gone');
     pageChanges.afterTime('gone', 't', 1000, 'test');
-    store.deleteCache!('gone');
+    store.deleteCache('gone');
     clock.freeze();
     try {
       expect(() => clock.advance(2000)).not.toThrow();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import controlDocument from '../../openapi/generated/control.json' with { type: 'json' };
 import topicsDocument from '../../openapi/generated/topics.json' with { type: 'json' };
 import { buildApp } from '../../emulator/http/app.js';
+import { openCore } from '../../emulator/core.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { resolveSettings } from '../../emulator/settings.js';
 import { until } from '../helpers/emulator.js';
@@ -183,7 +184,9 @@ describe('DNS rebinding: a Host a web page could re-point at 127.0.0.1 is not se
   it("beyond loopback the check is off, unless hosts are allowed; '*' turns it off everywhere", async () => {
     // Built, not listening: the host setting only decides the policy here.
     const answer = async (settings: Parameters<typeof resolveSettings>[0], host: string) => {
-      const { app } = await buildApp(resolveSettings({ logLevel: 'silent', adminKey: ADMIN_KEY, ...settings }));
+      const { app } = await buildApp(
+        await openCore(resolveSettings({ logLevel: 'silent', adminKey: ADMIN_KEY, ...settings })),
+      );
       try {
         return (await app.inject({ method: 'GET', url: '/_emulator/health', headers: { host } })).statusCode;
       } finally {

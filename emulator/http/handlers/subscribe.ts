@@ -2,8 +2,6 @@ import type { EmulatorContext } from '../../context.js';
 import type { OperationHandler, TopicParams } from '../operation-handler.js';
 import { cursorOf, waitingRefusal } from '../../service/subscribe.js';
 import { WAITING_SUBSCRIBERS } from '../../limits/account-limits.js';
-import { waitingCursor } from '../../topics/read-plan.js';
-import { answerRead } from '../answers.js';
 import { factsOf } from '../admission.js';
 import { exchangeOf } from '../exchanges.js';
 import type { LongPolls } from '../waiting.js';
@@ -27,20 +25,24 @@ export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls)
       const { cacheName, topicName } = request.params as TopicParams;
       const query = request.query as SubscribeQuery;
       const cursor = cursorOf(query.sequence_number ?? 0, query.sequence_page ?? 0, QUERY_NAMES);
-      const topic = store.topic(cacheName, topicName);
       const exchange = exchangeOf(request);
-      const ready = topic.read(cursor, exchange.deliveries?.maxItems);
-      if (ready !== undefined) return answerRead(context, request, reply, ready);
-
+      const subscription = longPolls.open(
+        store.topic(cacheName, topicName),
+        cursor,
+        factsOf('subscribe', request),
+        request,
+        reply,
+        exchange.deliveries ?? undefined,
+      );
+      if (subscription.answerNow()) return;
       const refused = waitingRefusal(context);
       if (refused) {
         if (exchange.facts) exchange.facts.decidedBy = WAITING_SUBSCRIBERS;
         throw refused;
       }
-      const facts = factsOf('subscribe', request);
-      const parked = longPolls.park(topic, waitingCursor(topic.position, cursor), facts, request, reply);
+      longPolls.park(subscription, request, reply);
       request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
-      if (faults.active) faults.waitingStarted(parked);
+      if (faults.active) faults.waitingStarted(subscription);
     },
   };
 }

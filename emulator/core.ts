@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import { Authenticator } from './auth/authenticator.js';
+import { openBackend } from './backend/open.js';
+import { Clock } from './clock.js';
+import type { EmulatorContext } from './context.js';
+import { EmulatorControls } from './control/controls.js';
+import { EmulatorEvents } from './events.js';
+import { FaultInjector } from './faults/injector.js';
+import { AccountLimits, limitsProfileOf } from './limits/account-limits.js';
+import { LocalLimitCounts } from './limits/local-counts.js';
+import { createLogger } from './logging.js';
+import type { EmulatorSettings } from './settings.js';
+import { PageChanges } from './topics/page-changes.js';
+import { WaitingSubscribers } from './waiting.js';
+
+// The emulator's core, built once and knowing no protocol: the backend (topics, and what
+// replicas share), credentials, the registry of waiting subscribers, fault rules and chaos, the
+// account limits, page changes, the event stream, and the control plane's operations. Every
+// door (the HTTP API, the gRPC port, gRPC-web on the HTTP port) is given it and only translates:
+// it decides and applies each operation here, once (start.ts wires the doors to it).
+
+export interface EmulatorCore {
+  context: EmulatorContext;
+  controls: EmulatorControls;
+  /** The process's logger; the HTTP door logs requests through it. */
+  logger: Logger;
+}
+
+export async function openCore(settings: EmulatorSettings, clock = new Clock()): Promise<EmulatorCore> {
+  const logger = createLogger(settings.logLevel, settings.logFormat);
+  clock.onTimerError = (error) =>
+    logger.error({ err: (error as Error)?.message ?? String(error) }, 'a clock timer failed; the others went on');
+  const events = new EmulatorEvents();
+  const backend = await openBackend(settings, clock, events, logger);
+  const { store, shared } = backend;
+  const pageChanges = new PageChanges(store, clock, logger);
+  const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
+  const waiting = new WaitingSubscribers(clock, events);
+  // A shared store's reset by another replica answers this replica's waiting subscribers first.
+  store.onRemoteClear = () => waiting.answerAll();
+  const context: EmulatorContext = {
+    settings,
+    clock,
+    log: logger,
+    ...backend,
+    auth,
+    waiting,
+    pageChanges,
+    events,
+    faults: new FaultInjector(clock, logger, waiting, pageChanges, shared?.control.firings),
+    limits: new AccountLimits(
+      limitsProfileOf(settings),
+      settings.payloadLimitBytes,
+      clock,
+      shared?.limitCounts ?? new LocalLimitCounts(clock, waiting),
+      logger,
+    ),
+  };
+  const controls = new EmulatorControls(context);
+  // Metrics count from the requests' records, whichever door; only the control plane shows them.
+  if (settings.controlPlane) controls.metrics.countExchanges(events);
+  return { context, controls, logger };
+}
