@@ -4,8 +4,9 @@ import type { DecidedBy } from './exchange.js';
 import type { Cursor } from './topics/read-plan.js';
 
 // What the emulator's deciders (fault rules, chaos, account limits) know of a service request
-// and what they answer, with no HTTP in it: the HTTP layer (http/) builds the facts, asks the
-// deciders, and applies what they decide in one place (http/answers.ts).
+// and what they answer, whichever door it came through: the door builds the facts, admission.ts
+// asks the deciders, service/effects.ts applies a decided effect (its delay) for every door, and
+// the door translates what is left (http/answers.ts, grpc/server.ts).
 
 /** A service request's operation: the control document's fault operation less `any`. */
 export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>, 'any'>;

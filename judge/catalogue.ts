@@ -6,7 +6,7 @@ import { checkPublishNoRetry4xx } from './rules/publish.js';
 import { checkAfterDiscontinuity, checkAfterEmpty, checkFirstRequestOnce, checkNextCursor } from './rules/resume.js';
 
 // The client rules, in the order reports list them. `contract` rules quote the contract
-// (/work/shared/spec/topics-http-api.md, served as openapi/topics.yaml); `harm` rules are what
+// (the Topics HTTP API reference, served as openapi/topics.yaml); `harm` rules are what
 // does harm in production (retry storms, spinning, lost messages, a refused credential
 // retried), and fail an exam like `contract` ones; `advice` rules fail it only with --strict.
 // The two first-request rules judge what a first request lost, counted from the journal.

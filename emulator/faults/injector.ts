@@ -20,8 +20,8 @@ import type { Log } from '../logging.js';
 
 // The fault rules and chaos decide what happens to a service request at three points: before
 // the handler (request rules, chaos), while a subscribe waits ("while waiting" rules) and as a
-// subscribe answer leaves ("after N items" rules). They decide plain effects; the HTTP layer
-// applies them (http/answers.ts). The request path reads `active` first: with no rule and
+// subscribe answer leaves ("after N items" rules). They decide plain effects; service/effects.ts
+// applies them for every door, and service/subscription.ts gates a subscription's reads. The request path reads `active` first: with no rule and
 // no chaos, nothing else here runs. On a shared store a counted rule (count, skips, "after N
 // items") asks the replicas' one ledger (shared-firings.ts) whether it fires: only requests it
 // matches wait for that answer. The deciders answer a promise in every backend (their callers

@@ -27,12 +27,14 @@ import { Subscription, type SubscriptionSink } from '../service/subscription.js'
 import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 
-// The gRPC front door: `cache_client.pubsub.Pubsub` (Publish, Subscribe) as the provider's SDKs
-// speak it, plaintext HTTP/2 like momento-local. The messages and the service definition are the
+// The gRPC door: `cache_client.pubsub.Pubsub` (Publish, Subscribe) as the provider's SDKs speak
+// it, plaintext HTTP/2 like momento-local. The messages and the service definition are the
 // provider's own published generated code (@gomomento/generated-types, the same the JavaScript SDK
 // uses: one wire format, nothing restated), served by @grpc/grpc-js; both are loaded only when
-// the port is on. It only translates: the same authenticator, permissions, caches, fault rules,
-// chaos, account limits and topics decide, as for the HTTP API.
+// the port is on. It only translates, to and from the core (core.ts): admission.ts decides,
+// service/effects.ts holds a delay, service/publish.ts publishes, a Subscribe is the core's one
+// Subscription (service/subscription.ts) with a sink that writes the stream's messages, and the
+// SDK's set-up calls are control operations (control/controls.ts).
 
 const require = createRequire(import.meta.url);
 type PubsubModule = typeof PubsubTypes.pubsub;

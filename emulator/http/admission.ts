@@ -54,7 +54,7 @@ export function serviceRoute(
     checkAccess(context, exchangeOf(request).principal!, access, cacheName, topicName);
     // The service's handlers are synchronous: fastify sends what they sent, no promise per request.
     if (!faults.active && !limits.active) return handler.handle(request, reply, route);
-    admit(context, access, request, reply)
+    admit(context, handler.operationId as ServiceOperation, request, reply)
       .then(() => {
         if (!reply.sent) return handler.handle(request, reply, route);
       })
