@@ -171,6 +171,8 @@ export async function startWith(
       throw portError(`Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}`, 'grpcPort', error);
     }
   }
+  // Health says ready only now, with every door serving.
+  controls.started = true;
   let closing: Promise<void> | undefined;
   let draining: Promise<void> | undefined;
   const saveState = async (path: string) => {

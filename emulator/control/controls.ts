@@ -64,6 +64,8 @@ export const MAX_CACHES = 1000;
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
+  /** Every door the settings ask for serves (start.ts sets it): health answers 503 `starting` until then. */
+  started = false;
   /** The local certificate authority's certificate (PEM) behind --https-port, for GET /_emulator/tls/ca.pem. */
   tlsAuthority: string | undefined;
   /** The counters and gauges GET /_emulator/metrics shows. */

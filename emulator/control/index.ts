@@ -33,7 +33,10 @@ const param = (request: FastifyRequest, name: string) => (request.params as Reco
 
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
   return [
-    healthHandler(() => controls.storeHealth()),
+    healthHandler(
+      () => controls.storeHealth(),
+      () => controls.started,
+    ),
     tlsAuthorityHandler(() => controls.tlsAuthority),
     op('reset', () => ok(controls.reset())),
     // The check applies StatePage's defaults.

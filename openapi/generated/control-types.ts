@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 200 once the emulator is ready; 503 while its store is lost. */
+        /** 200 once the emulator is ready (every door it was asked for serves); 503 while it starts or while its store is lost. */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -518,8 +518,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Health: {
-            /** @enum {unknown} */
-            status: "ok" | "unavailable";
+            /**
+             * @description `ok`; `starting` until every door the settings ask for serves (the HTTPS port with its local authority made, the gRPC port listening); `unavailable` while the store is lost.
+             * @enum {unknown}
+             */
+            status: "ok" | "starting" | "unavailable";
             version: string;
             /** @description Where the topics live and whether it can be reached now. */
             store: {
@@ -1294,7 +1297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The store (Redis) cannot be reached; the replica recovers by itself. */
+            /** @description Starting (`status: starting`: a door the settings ask for does not serve yet), or the store (Redis) cannot be reached (`status: unavailable`; the replica recovers by itself). */
             503: {
                 headers: {
                     [name: string]: unknown;

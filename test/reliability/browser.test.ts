@@ -184,9 +184,9 @@ describe('DNS rebinding: a Host a web page could re-point at 127.0.0.1 is not se
   it("beyond loopback the check is off, unless hosts are allowed; '*' turns it off everywhere", async () => {
     // Built, not listening: the host setting only decides the policy here.
     const answer = async (settings: Parameters<typeof resolveSettings>[0], host: string) => {
-      const { app } = await buildApp(
-        await openCore(resolveSettings({ logLevel: 'silent', adminKey: ADMIN_KEY, ...settings })),
-      );
+      const core = await openCore(resolveSettings({ logLevel: 'silent', adminKey: ADMIN_KEY, ...settings }));
+      core.controls.started = true; // as start.ts says once its doors serve: this app is never listened on
+      const { app } = await buildApp(core);
       try {
         return (await app.inject({ method: 'GET', url: '/_emulator/health', headers: { host } })).statusCode;
       } finally {
