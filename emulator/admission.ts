@@ -8,7 +8,7 @@ import type { Effect, RequestFacts } from './requests.js';
 
 // What a service request meets before its operation, whichever door it came through (the HTTP
 // API, http/admission.ts; the provider's gRPC service, grpc/server.ts): the caller's permission
-// and the cache, then the fault rules (the first that fires decides), chaos and the account
+// on the topic or the item, and the cache, then the fault rules (the first that fires decides), chaos and the account
 // limits. It knows no protocol: each door applies an effect its own way (a held request, a
 // dropped connection, an error answer or status).
 
@@ -23,6 +23,27 @@ export function checkAccess(
   context.auth.authorize(principal, access, cache, topic);
   if (!context.store.hasCache(cache))
     throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+}
+
+/**
+ * The caller may read or write this item of this cache, and the cache exists; else it throws the
+ * answer. With a shared store (Redis) the cache's items are not served: they would not be shared.
+ */
+export function checkItemAccess(
+  context: Pick<EmulatorContext, 'auth' | 'store' | 'shared'>,
+  principal: Principal,
+  access: 'read' | 'write',
+  cache: string,
+  key: Buffer,
+): void {
+  if (context.shared)
+    throw new EmulatorError(
+      'invalid_request',
+      'With a Redis store (--store redis://) the emulator serves topics only: cache items are not shared between replicas.',
+    );
+  context.auth.authorize(principal, access, cache, key.toString('utf8'));
+  if (!context.store.hasCache(cache))
+    throw new EmulatorError('cache_not_found', `Cache Not Found: the cache '${cache}' does not exist.`);
 }
 
 /**

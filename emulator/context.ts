@@ -1,4 +1,6 @@
 import type { Authenticator } from './auth/authenticator.js';
+import type { CacheItems } from './cache/items.js';
+import type { CacheOperations } from './cache/operations.js';
 import type { Backend } from './backend/backend.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
@@ -34,4 +36,7 @@ export interface EmulatorServices {
   pageChanges: PageChanges;
   /** What happens, as one stream: the journal, the dashboard and metrics listen. */
   events: EmulatorEvents;
+  /** The cache's items beside the topics (storage), and its operations on the emulator's clock. */
+  items: CacheItems;
+  cache: CacheOperations;
 }

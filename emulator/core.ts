@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.js';
+import { InMemoryCacheItems } from './cache/items.js';
+import { CacheOperations } from './cache/operations.js';
 import { openBackend } from './backend/open.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
@@ -14,7 +16,7 @@ import { PageChanges } from './topics/page-changes.js';
 import { WaitingSubscribers } from './waiting.js';
 
 // The emulator's core, built once and knowing no protocol: the backend (topics, and what
-// replicas share), credentials, the registry of waiting subscribers, fault rules and chaos, the
+// replicas share), the cache's items and operations, credentials, the registry of waiting subscribers, fault rules and chaos, the
 // account limits, page changes, the event stream, and the control plane's operations. Every
 // door (the HTTP API, the gRPC port, gRPC-web on the HTTP port) is given it and only translates:
 // it decides and applies each operation here, once (start.ts wires the doors to it).
@@ -36,6 +38,7 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
   const pageChanges = new PageChanges(store, clock, logger);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
   const waiting = new WaitingSubscribers(clock, events);
+  const items = new InMemoryCacheItems();
   // A shared store's reset by another replica answers this replica's waiting subscribers first.
   store.onRemoteClear = () => waiting.answerAll();
   const context: EmulatorContext = {
@@ -47,6 +50,8 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     waiting,
     pageChanges,
     events,
+    items,
+    cache: new CacheOperations(items, clock),
     faults: new FaultInjector(clock, logger, waiting, pageChanges, shared?.control.firings),
     limits: new AccountLimits(
       limitsProfileOf(settings),

@@ -1,6 +1,7 @@
 // The one registry of errors the emulator answers. Every error response is
 // `{ code, message }` with the status named here; openapi/topics.yaml lists the same
-// codes in its Error schema, and a test keeps the two in step.
+// codes in its Error schema, and a test keeps the two in step. A code whose gRPC status is not
+// the one its HTTP status maps to (grpc/status.ts) names it here.
 
 export const errorRegistry = {
   token_in_header_and_query: {
@@ -43,6 +44,13 @@ export const errorRegistry = {
     status: 408,
     message: 'The request was not received in time: send its headers and body within the request timeout.',
   },
+  // The cache's (the cache HTTP API's Get Value: "Key Not Found" beside "Cache Not Found").
+  key_not_found: { status: 404, message: 'Key Not Found: the key is not in the cache.' },
+  failed_precondition: {
+    status: 400,
+    message: 'The item is not in a state the operation needs (Increment of a value that is not an integer).',
+    grpc: 'FAILED_PRECONDITION',
+  },
   // Only a fault rule or chaos answers 503: the contract's table has no such status.
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
   // The control plane's own errors (openapi/control.yaml), never answered on the service routes.
@@ -58,7 +66,7 @@ export const errorRegistry = {
     status: 503,
     message: 'A replica did not answer: a read that covers every replica fails rather than answer in part.',
   },
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, { status: number; message: string; grpc?: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;
 

@@ -11,12 +11,34 @@ import type { Cursor } from './topics/read-plan.js';
 /** A service request's operation: the control document's fault operation less `any`. */
 export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>, 'any'>;
 
+/**
+ * A call on the cache's items, by the name momento-local's fault metadata gives the SDK's RPC
+ * (`get`, `set`, ...). A fault rule's `operation: any` matches them; limits count each as one
+ * operation of its cache.
+ */
+export type CacheOperation =
+  | 'get'
+  | 'get-with-hash'
+  | 'get-batch'
+  | 'set'
+  | 'set-batch'
+  | 'set-if'
+  | 'set-if-hash'
+  | 'set-if-not-exists'
+  | 'delete'
+  | 'increment'
+  | 'keys-exist'
+  | 'item-get-ttl'
+  | 'item-get-type'
+  | 'update-ttl';
+
 /** What a decider can know about a request: its operation, topic and token id (never the token). */
 export interface RequestFacts {
-  operation: ServiceOperation;
+  operation: ServiceOperation | CacheOperation;
   /** The door it came through: the HTTP API or the provider's gRPC service. */
   protocol: 'http' | 'grpc';
   cache: string;
+  /** The topic; empty for a cache call. */
   topic: string;
   tokenId: string | undefined;
 }

@@ -14,7 +14,10 @@ import {
 /** Who is calling: an API key (every permission) or a signed token (its own permissions). */
 export type Principal = { kind: 'apiKey' } | ({ kind: 'token' } & VerifiedToken);
 
-const ALL_ACCESS: readonly Permission[] = [{ role: 'publishsubscribe', cache: '*', topic: '*' }];
+const ALL_ACCESS: readonly Permission[] = [
+  { role: 'publishsubscribe', cache: '*', topic: '*' },
+  { role: 'readwrite', cache: '*' },
+];
 const CACHE_LIMIT = 10_000;
 
 type Verdict = Principal | EmulatorError;

@@ -97,6 +97,7 @@ export class EmulatorControls {
     const removedFaults = this.resetControls(() => {
       answeredSubscribers = this.context.waiting.answerAll().length;
       store.clear();
+      this.context.items.clearAll();
     });
     this.share({ op: 'reset' });
     this.changed('reset');
@@ -189,6 +190,7 @@ export class EmulatorControls {
     if (!store.hasCache(cache)) return false;
     waiting.answerCache(cache);
     pageChanges.forgetCache(cache);
+    this.context.items.clear(cache);
     return this.changed('deleteCache', store.deleteCache(cache));
   }
 

@@ -1,5 +1,5 @@
 import { EmulatorError, type ErrorCode } from '../errors.js';
-import type { Effect, ServiceOperation } from '../requests.js';
+import type { CacheOperation, Effect, ServiceOperation } from '../requests.js';
 
 // momento-local's fault metadata, honoured so that SDK test suites written for momento-local run
 // unchanged: the keys the provider's SDK middleware sends (client-sdk-javascript
@@ -127,12 +127,13 @@ export class MomentoLocalFaults {
   private readonly counts = new Map<string, { errors: number; delays: number }>();
 
   /** What the metadata asks for this call; nothing when it carries none of the keys. Throws a refusal for a value it cannot honour. */
-  decide(get: (key: string) => string | undefined, operation: ServiceOperation): MetadataDecision {
+  decide(get: (key: string) => string | undefined, operation: ServiceOperation | CacheOperation): MetadataDecision {
     const returned = errorNamed(get, 'return-error');
     const delayMs = whole(get, 'delay-ms', 0, MAX_METADATA_DELAY_MS);
     const streamError = errorNamed(get, 'stream-error');
     if (returned === undefined && delayMs === undefined && streamError === undefined) return {};
-    const rpc = RPC_OF[operation];
+    // A cache call's operation is already its RPC's name (get, set, ...).
+    const rpc = operation === 'publish' || operation === 'subscribe' ? RPC_OF[operation] : operation;
     const count = this.countOf(get('request-id'));
     const decision: MetadataDecision = {};
     let delay: number | undefined;

@@ -58,16 +58,43 @@ const ROLES: Record<number, TokenPermission['role'] | undefined> = {
   3: 'publishonly', // TopicWriteOnly
 };
 
+const CACHE_ROLES: Record<number, TokenPermission['role'] | undefined> = {
+  1: 'readwrite', // CacheReadWrite
+  2: 'readonly', // CacheReadOnly
+  3: 'writeonly', // CacheWriteOnly
+};
+
+/** A cache permission of the SDK's as the emulator's: role, cache, and one key or a key prefix. */
+function cachePermissionOf(p: PermissionTypes.PermissionsType.CachePermissions): TokenPermission | undefined {
+  const role = CACHE_ROLES[p.role];
+  if (role === undefined) return undefined;
+  const cache = p.cache === 'cache_selector' ? p.cache_selector.cache_name : '*';
+  const items = p.cache_item === 'item_selector' ? p.item_selector : undefined;
+  const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+  if (items?.kind === 'key') return { role, cache, key: text(items.key) };
+  if (items?.kind === 'key_prefix') return { role, cache, keyPrefix: text(items.key_prefix) };
+  return { role, cache };
+}
+
 /**
  * The SDK's permissions as the emulator's: its topic permissions (role, cache, topic or topic
- * prefix); a super user every topic of every cache. Cache and function permissions grant nothing
- * here (the emulator serves topics only).
+ * prefix) and cache permissions (role, cache, key or key prefix); a super user everything.
+ * Function permissions grant nothing here (the emulator serves no functions).
  */
-export function topicPermissionsOf(permissions: PermissionTypes.Permissions | undefined): TokenPermission[] {
+export function permissionsOf(permissions: PermissionTypes.Permissions | undefined): TokenPermission[] {
   if (permissions === undefined) return [];
-  if (permissions.kind === 'super_user') return [{ role: 'publishsubscribe', cache: '*', topic: '*' }];
+  if (permissions.kind === 'super_user')
+    return [
+      { role: 'publishsubscribe', cache: '*', topic: '*' },
+      { role: 'readwrite', cache: '*' },
+    ];
   const out: TokenPermission[] = [];
   for (const p of permissions.explicit?.permissions ?? []) {
+    if (p.kind === 'cache_permissions') {
+      const permission = cachePermissionOf(p.cache_permissions);
+      if (permission) out.push(permission);
+      continue;
+    }
     if (p.kind !== 'topic_permissions') continue;
     const t = p.topic_permissions;
     const role = ROLES[t.role];
@@ -123,16 +150,16 @@ export function adminServices(door: AdminDoor): ServedService[] {
         door,
         'generateDisposableToken',
         async (request) => {
-          const permissions = topicPermissionsOf(request.has_permissions ? request.permissions : undefined);
+          const permissions = permissionsOf(request.has_permissions ? request.permissions : undefined);
           if (permissions.length === 0)
             throw new EmulatorError(
               'invalid_request',
-              'The token would grant no topic permission (the emulator serves topics only).',
+              'The token would grant no permission (the emulator serves topics and cache items, not functions).',
             );
           if (permissions.length > MAX_PERMISSIONS)
             throw new EmulatorError('invalid_request', `A token may carry at most ${MAX_PERMISSIONS} permissions.`);
           for (const p of permissions)
-            for (const name of [p.cache, p.topic ?? '', p.topicPrefix ?? ''])
+            for (const name of [p.cache, p.topic ?? '', p.topicPrefix ?? '', p.key ?? '', p.keyPrefix ?? ''])
               if (name.length > 255)
                 throw new EmulatorError(
                   'invalid_parameter',

@@ -5,7 +5,7 @@ import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts, SubscribeCursor } from '../exchange.js';
 import { clientIdentity, hidden, recordError, recordRefusedClient, type ClientDigest } from '../recording.js';
-import type { Effect, ServiceOperation } from '../requests.js';
+import type { CacheOperation, Effect, ServiceOperation } from '../requests.js';
 import type { Discontinuity } from '../topics/read-plan.js';
 
 // What the journal, the metrics, the event stream and the client judge know of one gRPC call:
@@ -43,7 +43,7 @@ export const NO_RECORD: CallRecord = {
 export interface CallRecorder {
   open(call: {
     /** publish, subscribe; or the SDK set-up's calls: generateDisposableToken, createCache, ... */
-    operation: ServiceOperation | AdminOperation;
+    operation: ServiceOperation | AdminOperation | CacheOperation;
     path: string;
     peer: string;
     cache: string | null;

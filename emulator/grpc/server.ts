@@ -8,17 +8,18 @@ import type { EmulatorContext } from '../context.js';
 import { resourceNameLength } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import type { SubscribeCursor } from '../exchange.js';
-import type { Effect, RequestFacts, ServiceOperation } from '../requests.js';
+import type { CacheOperation, Effect, RequestFacts, ServiceOperation } from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
 import type { TopicStore } from '../topics/store.js';
 import type { MetadataDecision } from '../faults/momento-local.js';
 import { adminServices, type AdminControls } from './admin-services.js';
+import { cacheService } from './cache-service.js';
 import { clientIdentity } from '../recording.js';
 import { publishMessage } from '../service/publish.js';
 import { cursorOf, waitingRefusal } from '../service/subscribe.js';
 import { WAITING_SUBSCRIBERS } from '../limits/account-limits.js';
 import { checkAccess, decideAdmission } from '../admission.js';
-import { callRecorder, type CallRecord } from './calls.js';
+import { callRecorder, type AdminOperation, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import { applyEffect as applyEffectOnce, type ClientGone } from '../service/effects.js';
 import type { Delays } from '../faults/delay.js';
@@ -354,20 +355,35 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     },
   };
 
+  /** The journal's record of a unary call that names no topic (the cache's, the SDK's set-up calls). */
+  const recordCall = (
+    operation: AdminOperation | CacheOperation,
+    call: { getPath(): string; getPeer(): string; metadata: Grpc.Metadata },
+    cache: string | null,
+  ): CallRecord =>
+    recorder.open({
+      operation,
+      path: call.getPath(),
+      peer: call.getPeer(),
+      cache,
+      topic: null,
+      cursor: null,
+      credentialPresent: credentialOf(call.metadata) !== '',
+    });
+
   const server = new grpc.Server();
   server.addService(pubsub.UnimplementedPubsubService.definition, implementation);
+  const scs = cacheService({
+    context,
+    principalOf: (metadata, record) => principalOf(metadata, record),
+    record: recordCall,
+    applyEffect: (effect, record, gone) => applyEffect(effect, record, faults.delays, gone),
+    serviceError,
+  });
+  server.addService(scs.definition, scs.implementation);
   for (const service of adminServices({
     authorize: (metadata, inBody, record) => authorizeControl(metadata, record, inBody),
-    record: (operation, call, cache) =>
-      recorder.open({
-        operation,
-        path: call.getPath(),
-        peer: call.getPeer(),
-        cache,
-        topic: null,
-        cursor: null,
-        credentialPresent: credentialOf(call.metadata) !== '',
-      }),
+    record: recordCall,
     controls: {
       issueToken: (request) => controls.issueToken(request),
       cacheNames: () => controls.cacheNames(),

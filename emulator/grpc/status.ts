@@ -1,4 +1,4 @@
-import { EmulatorError } from '../errors.js';
+import { EmulatorError, errorRegistry } from '../errors.js';
 
 // The emulator's errors as gRPC statuses, with the `err` metadata the provider's SDKs read
 // (client-sdk-javascript cache-service-error-mapper: NOT_FOUND -> NOT_FOUND_ERROR, RESOURCE_EXHAUSTED
@@ -60,7 +60,9 @@ export function grpcFailureOf(error: unknown): GrpcFailure {
   const retryAfter = error.headers?.['retry-after'];
   if (retryAfter !== undefined) metadata['retry-after'] = String(retryAfter);
   // An error injected with a gRPC status of its own (momento-local's `return-error: cancelled`, ...).
-  const named = (error as { grpcStatus?: string }).grpcStatus as keyof typeof GrpcCode | undefined;
+  const entry = errorRegistry[error.code];
+  const own = 'grpc' in entry ? entry.grpc : undefined;
+  const named = ((error as { grpcStatus?: string }).grpcStatus ?? own) as keyof typeof GrpcCode | undefined;
   const code = named !== undefined && named in GrpcCode ? GrpcCode[named] : BY_STATUS[error.status];
   return { code: code ?? GrpcCode.UNKNOWN, details: error.message, metadata };
 }

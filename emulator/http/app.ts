@@ -6,6 +6,8 @@ import { controlHandlers } from '../control/index.js';
 import { prepareControlScope } from '../control/scope.js';
 import * as topicsValidators from '../generated/topics-validators.js';
 import { topicsHandlers } from './handlers/index.js';
+import { cacheHandlers } from './handlers/cache.js';
+import { CACHE_BOUNDS } from '../cache/operations.js';
 import { logsEachRequest, redactUrl } from '../logging.js';
 import type { EmulatorCore } from '../core.js';
 import type { EmulatorControls } from '../control/controls.js';
@@ -43,6 +45,14 @@ export const documents = {
   topics: topicsDocument as unknown as OpenApiDocument,
   control: controlDocument as unknown as OpenApiDocument,
 };
+
+/** The service document's topic routes, and apart its cache routes (their bodies are items). */
+const topicPaths = pathsWhere(documents.topics, (path) => !path.startsWith('/cache/'));
+const cachePaths = pathsWhere(documents.topics, (path) => path.startsWith('/cache/'));
+
+function pathsWhere(document: OpenApiDocument, keep: (path: string) => boolean): OpenApiDocument {
+  return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => keep(path))) };
+}
 
 function bodyKindsOf(document: OpenApiDocument): Map<string, BodyKind> {
   return new Map(routesOf(document).flatMap((r) => [...r.bodyKinds]));
@@ -122,8 +132,18 @@ export async function buildApp(core: EmulatorCore): Promise<EmulatorApp> {
   const controlDocument = controlDocumentFor(settings);
   await registerCors(app, browser.origins, [documents.topics, controlDocument]);
   await app.register(async (scope) => {
-    registerBodyParsers(scope, bodyKindsOf(documents.topics), settings.payloadLimitBytes, settings.contentTypes, log);
-    registerOperations(scope, context, documents.topics, topicsHandlers(context, longPolls));
+    registerBodyParsers(scope, bodyKindsOf(topicPaths), settings.payloadLimitBytes, settings.contentTypes, log);
+    registerOperations(scope, context, topicPaths, topicsHandlers(context, longPolls));
+  });
+  // The cache HTTP API: its own scope, as its bodies are items (stored as sent, whatever their type).
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: CACHE_BOUNDS.maxValueBytes },
+      (_request, body, done) => done(null, body),
+    );
+    registerOperations(scope, context, cachePaths, cacheHandlers(context));
   });
   await app.register(async (scope) => {
     prepareControlScope(scope, settings, controlDocument, log);

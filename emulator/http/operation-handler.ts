@@ -8,8 +8,10 @@ import type { BodyKind } from '../openapi-routes.js';
 /** One operation of an OpenAPI document, implemented. */
 export interface OperationHandler {
   operationId: string;
-  /** The access the caller's token must grant on the addressed topic; none for open endpoints. */
+  /** The access the caller's token must grant on the addressed topic or item; none for open endpoints. */
   access?: Access;
+  /** It checks permission, faults and limits itself (the cache's: its key is in the query), once authenticated. */
+  admitsItself?: boolean;
   /**
    * Answers the request. Synchronous where it can be (the service operations): fastify then
    * sends what the handler sent without a promise per request; a throw becomes the error reply.

@@ -50,9 +50,10 @@ export function registerOperations(
       schema: route.schema,
       config,
       onRequest: routeArrival(route.operationId, bareTypeReader(route.bodyKinds), access ? authenticate : undefined),
-      handler: access
-        ? serviceRoute(context, access, handler, route)
-        : (request, reply) => handler.handle(request, reply, route),
+      handler:
+        access && !handler.admitsItself
+          ? serviceRoute(context, access, handler, route)
+          : (request, reply) => handler.handle(request, reply, route),
     });
   }
 }

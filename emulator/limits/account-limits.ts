@@ -80,7 +80,8 @@ export class AccountLimits {
    * trip). `end`: the end of the request's answer (a shared store's concurrent subscription ends then).
    */
   async admit(facts: RequestFacts, end: RequestEnd): Promise<Effect | undefined> {
-    const refusal = await this.counts.admit(facts.cache, facts.operation === 'publish', this.profile, end);
+    // A subscribe counts as a subscription (its items as operations once delivered); anything else is one operation.
+    const refusal = await this.counts.admit(facts.cache, facts.operation !== 'subscribe', this.profile, end);
     return refusal && this.refuse(facts, refusal);
   }
 

@@ -549,15 +549,20 @@ export interface components {
             removedFaults: number;
             clock: components["schemas"]["Clock"];
         };
+        /** @description A topic role (`publishsubscribe`, `subscribeonly`, `publishonly`) on topics, narrowed by `topic` or `topicPrefix`; or a cache role (`readwrite`, `readonly`, `writeonly`) on the cache's items, narrowed by `key` or `keyPrefix` (as the provider's permission scopes). A topic role grants nothing on items and a cache role nothing on topics. */
         Permission: {
             /** @enum {unknown} */
-            role: "publishsubscribe" | "subscribeonly" | "publishonly";
+            role: "publishsubscribe" | "subscribeonly" | "publishonly" | "readwrite" | "readonly" | "writeonly";
             /** @description A cache name, or `*` for every cache. */
             cache: string;
-            /** @description A topic name, or `*` (the default) for every topic. */
+            /** @description A topic name, or `*` (the default) for every topic. Topic roles only. */
             topic?: string;
-            /** @description Instead of `topic`, every topic whose name starts with this. */
+            /** @description Instead of `topic`, every topic whose name starts with this. Topic roles only. */
             topicPrefix?: string;
+            /** @description One item key (as UTF-8 text); every key when absent. Cache roles only. */
+            key?: string;
+            /** @description Instead of `key`, every key that starts with this. Cache roles only. */
+            keyPrefix?: string;
         };
         TokenRequest: {
             permissions: components["schemas"]["Permission"][];

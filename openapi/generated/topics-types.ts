@@ -39,6 +39,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cache/{cacheName}": {
+        parameters: {
+            query?: {
+                /** @description The item's key as text (not together with `key_base64`). */
+                key?: components["parameters"]["itemKey"];
+                /** @description The item's key as base64url of its bytes (not together with `key`). */
+                key_base64?: components["parameters"]["itemKeyBase64"];
+                /** @description Auth token, when the `Authorization` header is not used (never both). */
+                token?: components["parameters"]["token"];
+            };
+            header?: {
+                /** @description Auth token, when the `token` query parameter is not used (never both). */
+                Authorization?: components["parameters"]["authorization"];
+            };
+            path: {
+                /** @description The cache to operate on. */
+                cacheName: components["schemas"]["ResourceName"];
+            };
+            cookie?: never;
+        };
+        /** Get Value - the item's bytes. */
+        get: operations["cacheGet"];
+        /** Set Value - stores the raw body under the key for ttl_seconds. */
+        put: operations["cacheSet"];
+        post?: never;
+        /** Delete Value - 204, also when the key is absent. */
+        delete: operations["cacheDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -82,7 +114,7 @@ export interface components {
          */
         Error: {
             /** @enum {string} */
-            code: "token_in_header_and_query" | "missing_token" | "invalid_token" | "expired_token" | "permission_denied" | "cache_not_found" | "invalid_parameter" | "unsupported_content_type" | "invalid_utf8" | "payload_too_large" | "limit_exceeded" | "internal_error" | "route_not_found" | "method_not_allowed" | "invalid_request" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "service_unavailable";
+            code: "token_in_header_and_query" | "missing_token" | "invalid_token" | "expired_token" | "permission_denied" | "cache_not_found" | "invalid_parameter" | "unsupported_content_type" | "invalid_utf8" | "payload_too_large" | "limit_exceeded" | "internal_error" | "route_not_found" | "method_not_allowed" | "invalid_request" | "request_header_too_large" | "request_timeout" | "host_not_allowed" | "origin_not_allowed" | "service_unavailable" | "key_not_found" | "failed_precondition";
             message: string;
         };
     };
@@ -173,6 +205,10 @@ export interface components {
         token: string;
         /** @description Auth token, when the `token` query parameter is not used (never both). */
         authorization: string;
+        /** @description The item's key as text (not together with `key_base64`). */
+        itemKey: string;
+        /** @description The item's key as base64url of its bytes (not together with `key`). */
+        itemKeyBase64: string;
         /** @description The next sequence number expected, normally last received + 1. 0 on the first request. */
         sequenceNumber: components["schemas"]["Counter"];
         /** @description The most recent page received; 0 on the first request or when unsure. */
@@ -268,6 +304,139 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CacheNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cacheGet: {
+        parameters: {
+            query?: {
+                /** @description The item's key as text (not together with `key_base64`). */
+                key?: components["parameters"]["itemKey"];
+                /** @description The item's key as base64url of its bytes (not together with `key`). */
+                key_base64?: components["parameters"]["itemKeyBase64"];
+                /** @description Auth token, when the `Authorization` header is not used (never both). */
+                token?: components["parameters"]["token"];
+            };
+            header?: {
+                /** @description Auth token, when the `token` query parameter is not used (never both). */
+                Authorization?: components["parameters"]["authorization"];
+            };
+            path: {
+                /** @description The cache to operate on. */
+                cacheName: components["schemas"]["ResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hit. The exact bytes stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Miss (`key_not_found`, "Key Not Found") or no such cache (`cache_not_found`, "Cache Not Found"). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cacheSet: {
+        parameters: {
+            query: {
+                /** @description The item's key as text (not together with `key_base64`). */
+                key?: components["parameters"]["itemKey"];
+                /** @description The item's key as base64url of its bytes (not together with `key`). */
+                key_base64?: components["parameters"]["itemKeyBase64"];
+                /** @description Auth token, when the `Authorization` header is not used (never both). */
+                token?: components["parameters"]["token"];
+                /** @description The item's time to live, in seconds. */
+                ttl_seconds: number;
+                /** @description Ignored (the provider's own integration cases repeat the body here); the body is stored. */
+                value?: string;
+            };
+            header?: {
+                /** @description Auth token, when the `token` query parameter is not used (never both). */
+                Authorization?: components["parameters"]["authorization"];
+            };
+            path: {
+                /** @description The cache to operate on. */
+                cacheName: components["schemas"]["ResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CacheNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cacheDelete: {
+        parameters: {
+            query?: {
+                /** @description The item's key as text (not together with `key_base64`). */
+                key?: components["parameters"]["itemKey"];
+                /** @description The item's key as base64url of its bytes (not together with `key`). */
+                key_base64?: components["parameters"]["itemKeyBase64"];
+                /** @description Auth token, when the `Authorization` header is not used (never both). */
+                token?: components["parameters"]["token"];
+            };
+            header?: {
+                /** @description Auth token, when the `token` query parameter is not used (never both). */
+                Authorization?: components["parameters"]["authorization"];
+            };
+            path: {
+                /** @description The cache to operate on. */
+                cacheName: components["schemas"]["ResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, or there was nothing to delete. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CacheNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -41,6 +41,6 @@ describe('the facts read from the control document', () => {
   });
 
   it('lists the roles of a permission', () => {
-    expect(roles).toEqual(['publishsubscribe', 'subscribeonly', 'publishonly']);
+    expect(roles).toEqual(['publishsubscribe', 'subscribeonly', 'publishonly', 'readwrite', 'readonly', 'writeonly']);
   });
 });

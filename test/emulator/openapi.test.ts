@@ -7,6 +7,7 @@ import { bindHandlers } from '../../emulator/http/operations.js';
 import { controlPlaneOnlyCodes, errorRegistry } from '../../emulator/errors.js';
 import type { LongPolls } from '../../emulator/http/waiting.js';
 import { topicsHandlers } from '../../emulator/http/handlers/index.js';
+import { cacheHandlers } from '../../emulator/http/handlers/cache.js';
 import { operationRoutes, type OpenApiDocument } from '../../emulator/openapi-routes.js';
 import {
   compileDocument,
@@ -39,17 +40,23 @@ describe('the OpenAPI documents', () => {
     expect(readFileSync(controlEnumsPath, 'utf8')).toBe(controlEnumsSource(await compileDocument('control')));
   });
 
-  it('names both operations of the contract on the one path', () => {
+  it("names both operations of the contract on the one path, and the cache HTTP API's three beside them", () => {
     const routes = operationRoutes(documents.topics);
     expect(routes.map((r) => `${r.method} ${r.url} ${r.operationId}`).sort()).toEqual([
+      'DELETE /cache/:cacheName cacheDelete',
+      'GET /cache/:cacheName cacheGet',
       'GET /topics/:cacheName/:topicName subscribe',
       'POST /topics/:cacheName/:topicName publish',
+      'PUT /cache/:cacheName cacheSet',
     ]);
   });
 
   it('every operationId of the service contract has exactly one handler', () => {
     // Only built, never called: a handler reads at most the settings then.
-    const handlers = topicsHandlers({ settings: {} } as EmulatorContext, {} as LongPolls);
+    const handlers = [
+      ...topicsHandlers({ settings: {} } as EmulatorContext, {} as LongPolls),
+      ...cacheHandlers({ settings: {} } as EmulatorContext),
+    ];
     const bound = bindHandlers(documents.topics, handlers);
     expect(bound.map((b) => b.route.operationId).sort()).toEqual(handlers.map((h) => h.operationId).sort());
     expect(() => bindHandlers(documents.topics, handlers.slice(1))).toThrow(/missing/);

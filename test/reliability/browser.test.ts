@@ -432,16 +432,16 @@ describe('CORS preflights list exactly the methods of each route, from the docum
       { origin: other, 'access-control-request-method': 'PUT' },
     );
     expect(String(limits.headers['access-control-allow-methods'])).toContain('PUT');
-    // A path the emulator does not serve (a client's other API, /cache/...): the preflight passes,
-    // so the page reads the 404 that follows, with its body, instead of a network error.
+    // A path the emulator does not serve (a client's other API): the preflight passes, so the
+    // page reads the 404 that follows, with its body, instead of a network error.
     const unknown = await send(
       running.url,
-      { method: 'OPTIONS', path: '/cache/default-cache' },
+      { method: 'OPTIONS', path: '/vectors/default-index' },
       { origin: APP, 'access-control-request-method': 'PUT' },
     );
     expect([unknown.status, unknown.headers['access-control-allow-origin']]).toEqual([204, APP]);
     expect(String(unknown.headers['access-control-allow-methods'])).toContain('PUT');
-    const followed = await send(running.url, { method: 'PUT', path: '/cache/default-cache' }, { origin: APP }, 'x');
+    const followed = await send(running.url, { method: 'PUT', path: '/vectors/default-index' }, { origin: APP }, 'x');
     expect([followed.status, followed.code, followed.headers['access-control-allow-origin']]).toEqual([
       404,
       'route_not_found',
