@@ -102,7 +102,9 @@ export const settingsTable = {
     flag: '--grpc-heartbeat <duration>',
     env: 'GRPC_HEARTBEAT',
     schema: { type: 'integer', minimum: 100, maximum: 3_600_000 },
-    default: 5000,
+    // The service's cadence is not published; 1 s lets the SDK's own stream tests (a stream error
+    // "after N messages", heartbeats counted, within its 5 s first-Subscribe deadline) pass.
+    default: 1000,
     duration: true,
     help: 'how often an idle gRPC subscription stream gets a heartbeat (it opens with one)',
   },

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { EmulatorError } from './errors.js';
 import type { EmulatorEvents } from './events.js';
 import type { WaitingRequest, WaitingRequests } from './requests.js';
 import type { Topic } from './topics/topic.js';
@@ -59,6 +60,14 @@ export class WaitingSubscribers implements WaitingRequests {
   /** Answers the ones waiting on a cache's topics with no items (the cache was deleted). */
   answerCache(cache: string): void {
     for (const waiting of [...this.entries]) if (waiting.facts.cache === cache) waiting.close();
+  }
+
+  /** Ends every subscription a token of this id opened, with its 401 (the token was expired or revoked). */
+  endToken(tokenId: string, error: EmulatorError): number {
+    let ended = 0;
+    for (const waiting of [...this.entries])
+      if (waiting.facts.tokenId === tokenId && waiting.interrupt({ decidedBy: { kind: 'token' }, error })) ended++;
+    return ended;
   }
 
   /** The event stream hears how many wait on the topic now (only while someone listens). */

@@ -124,14 +124,20 @@ export class Authenticator {
     this.lastVerdict = undefined;
   }
 
+  /** The 401 a token of this id answers once withdrawn this way. */
+  static withdrawnError(how: 'revoked' | 'expired'): EmulatorError {
+    return how === 'expired'
+      ? new EmulatorError('expired_token')
+      : new EmulatorError('invalid_token', 'The auth token has been revoked.');
+  }
+
   private checkStillValid(token: VerifiedToken): void {
     const now = this.clock.now();
     if (now >= token.expiresAtMs) throw new EmulatorError('expired_token');
     if (token.notBeforeMs !== undefined && now < token.notBeforeMs)
       throw new EmulatorError('invalid_token', NOT_YET_VALID);
     const withdrawn = token.tokenId === undefined ? undefined : this.withdrawn.get(token.tokenId);
-    if (withdrawn === 'expired') throw new EmulatorError('expired_token');
-    if (withdrawn === 'revoked') throw new EmulatorError('invalid_token', 'The auth token has been revoked.');
+    if (withdrawn !== undefined) throw Authenticator.withdrawnError(withdrawn);
   }
 
   // A verdict that depends on the time (expired, not yet valid) is not remembered: the

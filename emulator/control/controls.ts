@@ -80,7 +80,7 @@ export class EmulatorControls {
   constructor(private readonly context: EmulatorContext) {
     const { settings, auth, clock, log } = context;
     this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
-    this.withdrawals = new TokenWithdrawals(auth, clock, log);
+    this.withdrawals = new TokenWithdrawals(auth, clock, log, context.waiting);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
     const replicas = context.shared?.replicas;

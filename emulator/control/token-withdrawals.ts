@@ -1,10 +1,12 @@
 import type { TokenWithdrawal } from '../../openapi/generated/control-types.js';
 import type { Log } from '../logging.js';
-import type { Authenticator } from '../auth/authenticator.js';
+import { Authenticator } from '../auth/authenticator.js';
+import type { WaitingSubscribers } from '../waiting.js';
 import type { Clock, ClockTimer } from '../clock.js';
 
 // Expiring or revoking a token mid-stream, now or at a clock time: later requests with a token
-// of that id answer 401 (expired_token or invalid_token).
+// of that id answer 401 (expired_token or invalid_token), and what such a token opened (a waiting
+// long-poll, a subscription stream) ends with that 401 then, on every door.
 
 export type { TokenWithdrawal };
 
@@ -17,6 +19,7 @@ export class TokenWithdrawals {
     private readonly auth: Authenticator,
     private readonly clock: Clock,
     private readonly log: Log,
+    private readonly waiting: WaitingSubscribers,
   ) {}
 
   withdraw(tokenId: string, how: TokenWithdrawal['how'], afterMs = 0, why = 'control plane'): TokenWithdrawal {
@@ -77,6 +80,10 @@ export class TokenWithdrawals {
   private apply(tokenId: string, how: TokenWithdrawal['how'], at: string, why: string): void {
     this.auth.withdraw(tokenId, how);
     this.applied.set(tokenId, { tokenId, how, at, scheduled: false });
-    this.log.info({ tokenId, how, why }, `token ${how}: every token with id '${tokenId}' now answers 401 (${why})`);
+    const ended = this.waiting.endToken(tokenId, Authenticator.withdrawnError(how));
+    this.log.info(
+      { tokenId, how, why, ended },
+      `token ${how}: every token with id '${tokenId}' now answers 401 (${why}); ${ended} subscription(s) it opened ended`,
+    );
   }
 }

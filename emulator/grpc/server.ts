@@ -264,7 +264,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         const cache = nameOf('cache_name', request.cache_name);
         const topic = nameOf('topic', request.topic);
         const cursor = cursorOf(request.resume_at_topic_sequence_number, request.sequence_page, CURSOR_NAMES);
-        const { facts, client, streamError, deliveries } = await admit(
+        const { facts, client, streamError, deliveries, principal } = await admit(
           'subscribe',
           'subscribe',
           call.metadata,
@@ -350,6 +350,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           deliveries,
         );
         subscription.open();
+        subscription.endsWith(principal);
         if (faults.active && subscription.isOpen) faults.waitingStarted(subscription);
       })().catch(fail);
     },

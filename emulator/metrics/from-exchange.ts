@@ -6,7 +6,7 @@ export function isAnswered(facts: ExchangeFacts): facts is ExchangeFacts & Answe
   return facts.status !== null;
 }
 
-/** A fault rule or chaos decided the request (a limit is not a fault). */
+/** A fault rule, chaos or momento-local's metadata decided the request (a limit or a withdrawn token is not a fault). */
 export function firedFault(facts: ExchangeFacts): boolean {
-  return facts.decidedBy !== null && facts.decidedBy.kind !== 'limit';
+  return facts.decidedBy !== null && facts.decidedBy.kind !== 'limit' && facts.decidedBy.kind !== 'token';
 }

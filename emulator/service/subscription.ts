@@ -1,4 +1,6 @@
+import type { Principal } from '../auth/authenticator.js';
 import type { Clock, ClockTimer } from '../clock.js';
+import { EmulatorError } from '../errors.js';
 import type { DeliveryWatch } from '../faults/deliveries.js';
 import type { AccountLimits } from '../limits/account-limits.js';
 import type { Effect, RequestFacts } from '../requests.js';
@@ -83,6 +85,18 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
 
   get isOpen(): boolean {
     return !this.ended;
+  }
+
+  /**
+   * It ends, with `expired_token`, when the token that opened it expires on the emulator's clock
+   * (a withdrawal ends it through the registry, WaitingSubscribers.endToken).
+   */
+  endsWith(principal: Principal): void {
+    if (principal.kind !== 'token' || this.ended) return;
+    const timer = this.services.clock.scheduleAt(principal.expiresAtMs, () =>
+      this.interrupt({ decidedBy: { kind: 'token' }, error: new EmulatorError('expired_token') }),
+    );
+    this.onEnd(() => timer.cancel());
   }
 
   /** A long-poll: answers at once when its cursor has something (true), else leaves it to `park`. */

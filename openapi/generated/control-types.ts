@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Every token with this id expires now (or after `afterMs` of clock time).
-         * @description Later requests with such a token answer 401 `expired_token`.
+         * @description Later requests with such a token answer 401 `expired_token`, and what such a token opened ends then: a waiting long-poll answers 401, a gRPC subscription stream ends UNAUTHENTICATED (`decidedBy: {kind: token}` in the journal); revokeToken likewise, with `invalid_token`.
          */
         post: operations["expireToken"];
         delete?: never;
@@ -1122,6 +1122,9 @@ export interface components {
             kind: "limit";
             /** @enum {unknown} */
             limit: "operations" | "connections" | "waiting-subscribers";
+        } | {
+            /** @constant */
+            kind: "token";
         };
         RequestList: {
             /** @description Newest first. */

@@ -31,8 +31,8 @@ export interface Door {
   /** `protocol` in the journal. */
   protocol: 'http' | 'grpc';
   publish(topic: string, text: string): Promise<Outcome>;
-  /** A subscriber that waits (a first request at the topic's end). */
-  subscribe(topic: string, cache?: string): Waiting;
+  /** A subscriber that waits (a first request at the topic's end), with the door's own credential or this one. */
+  subscribe(topic: string, cache?: string, credential?: string): Waiting;
   close(): void;
 }
 
@@ -61,9 +61,12 @@ function httpDoor(emulator: RunningEmulator): Door {
           body: text,
         }),
       ).catch(() => ({ kind: 'dropped' })),
-    subscribe(topic, cache = 'default-cache') {
+    subscribe(topic, cache = 'default-cache', credential = emulator.apiKey) {
       const controller = new AbortController();
-      const outcome = fetch(`${emulator.url}/topics/${cache}/${topic}`, { headers, signal: controller.signal })
+      const outcome = fetch(`${emulator.url}/topics/${cache}/${topic}`, {
+        headers: { authorization: credential },
+        signal: controller.signal,
+      })
         .then(outcomeOf)
         .catch((): Outcome => ({ kind: 'dropped' }));
       return { outcome, leave: () => controller.abort() };
@@ -91,10 +94,12 @@ function grpcDoor(emulator: RunningEmulator): Door {
       }
       return { kind: 'error', status: -1 };
     },
-    subscribe(topic, cache = 'default-cache') {
+    subscribe(topic, cache = 'default-cache', credential) {
+      const metadata = new Metadata();
+      if (credential !== undefined) metadata.set('authorization', credential);
       const stream: ClientReadableStream<InstanceType<typeof pubsub._SubscriptionItem>> = raw.Subscribe(
         new pubsub._SubscriptionRequest({ cache_name: cache, topic }),
-        new Metadata(),
+        metadata,
       );
       const outcome = new Promise<Outcome>((resolve) => {
         stream.on('data', (item: InstanceType<typeof pubsub._SubscriptionItem>) => {
@@ -134,10 +139,10 @@ function framesOf(bytes: Buffer): [number, Buffer][] {
 }
 
 function webDoor(emulator: RunningEmulator): Door {
-  const call = (method: string, message: Uint8Array, signal?: AbortSignal) =>
+  const call = (method: string, message: Uint8Array, signal?: AbortSignal, credential = emulator.apiKey) =>
     fetch(`${emulator.url}/cache_client.pubsub.Pubsub/${method}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/grpc-web+proto', authorization: emulator.apiKey },
+      headers: { 'content-type': 'application/grpc-web+proto', authorization: credential },
       body: frame(message),
       ...(signal ? { signal } : {}),
     });
@@ -163,13 +168,14 @@ function webDoor(emulator: RunningEmulator): Door {
         return { kind: 'dropped' };
       }
     },
-    subscribe(topic, cache = 'default-cache') {
+    subscribe(topic, cache = 'default-cache', credential) {
       const controller = new AbortController();
       const outcome = (async (): Promise<Outcome> => {
         const response = await call(
           'Subscribe',
           new pubsub._SubscriptionRequest({ cache_name: cache, topic }).serializeBinary(),
           controller.signal,
+          credential,
         );
         const reader = response.body!.getReader();
         let bytes = Buffer.alloc(0);
@@ -205,4 +211,4 @@ export function doorOf(name: (typeof DOORS)[number], emulator: RunningEmulator):
 }
 
 /** gRPC status codes the cases name. */
-export const STATUS = { INTERNAL: 13, UNAVAILABLE: 14 } as const;
+export const STATUS = { INTERNAL: 13, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;

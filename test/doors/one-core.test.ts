@@ -105,6 +105,46 @@ describe.each(DOORS)('through the %s door', (name) => {
     expect(waitingOn(topic)).toBe(0);
   });
 
+  it.each(['expireToken', 'revokeToken'] as const)(
+    'a token withdrawn (%s) ends the subscriptions it opened with 401 / UNAUTHENTICATED',
+    async (withdraw) => {
+      const tokenId = fresh('withdrawn');
+      const { token } = await emulator.issueToken({
+        permissions: [{ role: 'publishsubscribe', cache: '*', topic: '*' }],
+        tokenId,
+      });
+      const topic = fresh('withdrawn-topic');
+      const waiting = door.subscribe(topic, 'default-cache', token);
+      await untilWaiting(topic, 1);
+      emulator[withdraw](tokenId);
+      expect(await waiting.outcome).toEqual({ kind: 'error', status: STATUS.UNAUTHENTICATED });
+      expect(waitingOn(topic)).toBe(0);
+      const entry = async () => (await emulator.requests({ topic, operation: 'subscribe' })).entries[0];
+      await until(() => true, 'a turn');
+      for (let i = 0; i < 200 && (await entry()) === undefined; i++) await new Promise((r) => setImmediate(r));
+      expect((await entry())?.decidedBy).toEqual({ kind: 'token' });
+    },
+  );
+
+  it("a token expiring on the emulator's clock ends the subscriptions it opened", async () => {
+    emulator.setClock({ mode: 'virtual' });
+    try {
+      const { token } = await emulator.issueToken({
+        permissions: [{ role: 'publishsubscribe', cache: '*', topic: '*' }],
+        ttlSeconds: 60,
+      });
+      const topic = fresh('expiring');
+      const waiting = door.subscribe(topic, 'default-cache', token);
+      await untilWaiting(topic, 1);
+      emulator.advanceClock(59_000);
+      expect(waitingOn(topic)).toBe(1);
+      emulator.advanceClock(1_000);
+      expect(await waiting.outcome).toEqual({ kind: 'error', status: STATUS.UNAUTHENTICATED });
+    } finally {
+      emulator.setClock({ mode: 'real' });
+    }
+  });
+
   it('journals each operation with the same facts, its protocol aside', async () => {
     const topic = fresh('journalled');
     const waiting = door.subscribe(topic);

@@ -41,6 +41,7 @@ export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls)
         throw refused;
       }
       longPolls.park(subscription, request, reply);
+      subscription.endsWith(exchange.principal!);
       request.log.debug({ cache: cacheName, topic: topicName, cursor }, 'subscriber waiting');
       if (faults.active) faults.waitingStarted(subscription);
     },
