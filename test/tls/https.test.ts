@@ -89,6 +89,20 @@ describe('--https-port with the local authority', () => {
     expect(journal.entries.map((e) => e.operation).sort()).toEqual(['publish', 'subscribe']);
   });
 
+  it('serves the cache HTTP API as a public client calls it: fetch with a string body and the token in the query', async () => {
+    const ca = await (await fetch(`${emulator.url}/_emulator/tls/ca.pem`)).text();
+    const { token } = await emulator.issueToken({ permissions: [{ role: 'readwrite', cache: 'default-cache' }] });
+    const { endpoint } = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { endpoint: string };
+    const dispatcher = new Agent({ connect: { ca, lookup: loopback } });
+    const item = `https://api.cache.${endpoint}/cache/default-cache?key=reactions&token=${encodeURIComponent(token)}`;
+    const put = await fetch(`${item}&ttl_seconds=30`, { method: 'PUT', body: '{"likes":3}', dispatcher });
+    expect(put.status).toBe(204);
+    const get = await fetch(item, { dispatcher });
+    expect([get.status, await get.text()]).toEqual([200, '{"likes":3}']);
+    expect((await fetch(item, { method: 'DELETE', dispatcher })).status).toBe(204);
+    expect((await fetch(item, { dispatcher })).status).toBe(404);
+  });
+
   it('names localhost, *.localhost, api.cache.localhost and the loopback addresses, and is signed by the authority', async () => {
     const secure = tlsConnect({
       port: Number(new URL(emulator.httpsUrl!).port),
