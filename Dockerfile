@@ -33,9 +33,10 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # Files stay owned by root and read-only to the process; it runs as the image's unprivileged user.
 USER node
-# The Topics HTTP API, gRPC for the provider's SDKs, and HTTPS when TOPICS_EMULATOR_HTTPS_PORT=4547 is set
-# (its local authority is made in the container, served at /_emulator/tls/ca.pem).
-EXPOSE 4545 4546 4547
+# The Topics HTTP API, gRPC for the provider's SDKs, HTTPS when TOPICS_EMULATOR_HTTPS_PORT=4547 is set
+# (its local authority is made in the container, served at /_emulator/tls/ca.pem), and momento-local's
+# test-admin port when TOPICS_EMULATOR_TEST_ADMIN_PORT=9090 is set (it needs the admin key).
+EXPOSE 4545 4546 4547 9090
 # Node itself checks health: the slim image has no curl or wget.
 HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.TOPICS_EMULATOR_PORT || 4545) + '/_emulator/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -70,6 +70,13 @@ export const settingsTable = {
       'the CLI: the HTTP port + 1 (4546; off, with a warning, if taken; free with --port 0); startEmulator(): off unless given',
     help: "plaintext gRPC port for the provider's SDKs (Publish, Subscribe); 0 picks a free one",
   },
+  testAdminPort: {
+    flag: '--test-admin-port <port>',
+    env: 'TEST_ADMIN_PORT',
+    schema: { type: 'integer', minimum: 0, maximum: 65535 },
+    shownDefault: 'off',
+    help: "momento-local's test-admin port: GET /block makes the gRPC door (and gRPC-web) unreachable, GET /unblock restores it",
+  },
   httpsPort: {
     flag: '--https-port <port>',
     env: 'HTTPS_PORT',
@@ -387,7 +394,17 @@ export const settingsSchema = {
 
 /** The settings by what they are for, as `--help` groups them: every setting in exactly one group. */
 export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
-  'Where it listens': ['host', 'port', 'grpcPort', 'httpsPort', 'tlsDir', 'tlsCert', 'tlsKey', 'endpoint'],
+  'Where it listens': [
+    'host',
+    'port',
+    'grpcPort',
+    'testAdminPort',
+    'httpsPort',
+    'tlsDir',
+    'tlsCert',
+    'tlsKey',
+    'endpoint',
+  ],
   'Topics and how the service answers': [
     'caches',
     'payloadLimitBytes',

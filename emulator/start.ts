@@ -6,6 +6,8 @@ import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
 import { registerGrpcWeb, type GrpcWebTarget } from './grpc/web.js';
+import { Reachability } from './grpc/reachability.js';
+import type { TestAdminPort } from './grpc/test-admin.js';
 import type { HttpsPort } from './tls/https-port.js';
 import { checkControlPlaneExposure } from './control/admin-key.js';
 import { controlApi, type EmulatorControlApi } from './control/api.js';
@@ -22,6 +24,8 @@ import { SettingsError, type EmulatorSettings } from './settings.js';
 export interface RunningEmulator extends EmulatorControlApi {
   /** Base URL, e.g. http://127.0.0.1:4545 (no trailing slash). */
   url: string;
+  /** momento-local's test-admin port (GET /block, /unblock), when `testAdminPort` is set. */
+  testAdminPort?: number;
   /** The gRPC door for the provider's SDKs, when `grpcPort` is set: `host:port` (plaintext). */
   grpcEndpoint?: string;
   /** The same service over TLS, when `httpsPort` is set: e.g. https://localhost:4547. */
@@ -64,7 +68,7 @@ async function startGrpc(
     opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
     return (await opening).port;
   };
-  const listener = await listenLazily(host, port, open);
+  const listener = await listenLazily(host, port, open, web.reachability);
   web.internalPort = open;
   return {
     port: listener.port,
@@ -93,7 +97,11 @@ function hostForUrl(host: string): string {
  * A port setting that could not be listened on: the listen error's `code` (EADDRINUSE, EACCES, ...)
  * and the `setting` it came from go with the message, so the CLI can say which flag to change.
  */
-function portError(message: string, setting: 'httpsPort' | 'grpcPort', error: unknown): SettingsError {
+function portError(
+  message: string,
+  setting: 'httpsPort' | 'grpcPort' | 'testAdminPort',
+  error: unknown,
+): SettingsError {
   return Object.assign(new SettingsError(`${message}: ${(error as Error).message}`), {
     code: (error as NodeJS.ErrnoException).code,
     setting,
@@ -115,7 +123,7 @@ export async function startWith(
   checkControlPlaneExposure(settings);
   const clock = new Clock();
   // gRPC-web calls on the HTTP port are passed to the gRPC door, once it is on (startGrpc).
-  const grpcWeb: GrpcWebTarget = { internalPort: undefined };
+  const grpcWeb: GrpcWebTarget = { internalPort: undefined, reachability: new Reachability() };
   const core = await openCore(settings, clock);
   const { context, controls } = core;
   let app: FastifyInstance | undefined;
@@ -171,6 +179,27 @@ export async function startWith(
       throw portError(`Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}`, 'grpcPort', error);
     }
   }
+  let testAdmin: TestAdminPort | undefined;
+  if (settings.testAdminPort !== undefined) {
+    try {
+      const { startTestAdmin } = await import('./grpc/test-admin.js');
+      testAdmin = await startTestAdmin(settings.host, settings.testAdminPort, grpcWeb.reachability, {
+        adminKey: settings.adminKey,
+        log: context.log,
+        events: context.events,
+        clock: context.clock,
+      });
+    } catch (error) {
+      await grpc?.close();
+      await https?.close();
+      await abandon();
+      throw portError(
+        `Cannot listen for test-admin on ${settings.host}:${settings.testAdminPort}`,
+        'testAdminPort',
+        error,
+      );
+    }
+  }
   // Health says ready only now, with every door serving.
   controls.started = true;
   let closing: Promise<void> | undefined;
@@ -193,6 +222,7 @@ export async function startWith(
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.waiting.answerAll();
       const grpcClosed = grpc?.close();
+      const testAdminClosed = testAdmin?.close();
       const httpsClosed = https?.close();
       const released = context.store.release(); // a shared store keeps its data
       let bound: NodeJS.Timeout | undefined;
@@ -203,12 +233,14 @@ export async function startWith(
       clearTimeout(bound);
       await released;
       await grpcClosed;
+      await testAdminClosed;
       await httpsClosed;
       await saving;
     })());
   return {
     url,
     ...(grpc ? { grpcEndpoint: `${hostForUrl(settings.host)}:${grpc.port}` } : {}),
+    ...(testAdmin ? { testAdminPort: testAdmin.port } : {}),
     ...(https ? { httpsUrl: `https://localhost:${https.port}` } : {}),
     ...(https?.authority ? { tlsAuthority: https.authority } : {}),
     apiKey: settings.apiKeys[0]!,

@@ -24,6 +24,8 @@ import type {
 export const TOPICS_EMULATOR_PORT = 4545;
 /** The gRPC door for the provider's SDKs (plaintext), as the image sets it. */
 export const TOPICS_EMULATOR_GRPC_PORT = 4546;
+/** momento-local's test-admin port (GET /block, /unblock), when started withTestAdmin(). */
+export const TOPICS_EMULATOR_TEST_ADMIN_PORT = 9090;
 /** The same service over TLS when HTTPS is on (withHttps()), as the image sets it. */
 export const TOPICS_EMULATOR_HTTPS_PORT = 4547;
 /** The image `docker build -t topics-emulator .` makes from this repository. */
@@ -70,6 +72,7 @@ export type ControlAnswer = Record<string, unknown>;
 export class TopicsEmulatorContainer extends GenericContainer {
   private apiKey = DEFAULT_API_KEY;
   private https = false;
+  private testAdmin = false;
   // A fresh key per container: the control plane needs one when the emulator listens beyond loopback.
   private adminKey = randomBytes(18).toString('base64url');
 
@@ -110,6 +113,16 @@ export class TopicsEmulatorContainer extends GenericContainer {
     return this.withEnvironment({ TOPICS_EMULATOR_HTTPS_PORT: String(TOPICS_EMULATOR_HTTPS_PORT) });
   }
 
+  /**
+   * momento-local's test-admin port on 9090 (GET /block makes the gRPC door unreachable, GET
+   * /unblock restores it), for SDK tests that use the SDK's TestAdminClient: getTestAdminPort().
+   * It needs the admin key (X-Emulator-Admin-Key), as the control plane does.
+   */
+  public withTestAdmin(): this {
+    this.testAdmin = true;
+    return this.withEnvironment({ TOPICS_EMULATOR_TEST_ADMIN_PORT: String(TOPICS_EMULATOR_TEST_ADMIN_PORT) });
+  }
+
   /** A scenario the emulator loads at start: a YAML/JSON file on this machine, or an object. */
   public withScenario(scenario: ScenarioSource): this {
     let target: string;
@@ -130,6 +143,7 @@ export class TopicsEmulatorContainer extends GenericContainer {
         TOPICS_EMULATOR_PORT,
         TOPICS_EMULATOR_GRPC_PORT,
         ...(this.https ? [TOPICS_EMULATOR_HTTPS_PORT] : []),
+        ...(this.testAdmin ? [TOPICS_EMULATOR_TEST_ADMIN_PORT] : []),
       );
     if (this.waitStrategy === undefined) {
       // abortOnContainerExit: a configuration error ends the container; say so at once, not after the timeout.
@@ -185,6 +199,11 @@ export class StartedTopicsEmulatorContainer extends AbstractStartedContainer {
    */
   public getGrpcEndpoint(): { hostname: string; port: number } {
     return { hostname: this.getHost(), port: this.startedTestContainer.getMappedPort(TOPICS_EMULATOR_GRPC_PORT) };
+  }
+
+  /** The mapped test-admin port (GET /block, /unblock with the admin key), when started withTestAdmin(). */
+  public getTestAdminPort(): number {
+    return this.startedTestContainer.getMappedPort(TOPICS_EMULATOR_TEST_ADMIN_PORT);
   }
 
   /** `https://localhost:port` (the mapped HTTPS port), when started withHttps(). */

@@ -12,6 +12,11 @@ export function isLoopback(host: string): boolean {
 
 /** Refuses a configuration that would expose the control plane beyond loopback, or to every web page, without a key. */
 export function checkControlPlaneExposure(settings: EmulatorSettings): void {
+  if (settings.testAdminPort !== undefined && settings.adminKey === undefined && !isLoopback(settings.host))
+    throw new SettingsError(
+      `The test-admin port (--test-admin-port) would listen on ${settings.host}, beyond loopback, where anyone could block the gRPC door. ` +
+        'Set an admin key (--admin-key or TOPICS_EMULATOR_ADMIN_KEY), or leave the test-admin port off.',
+    );
   if (!settings.controlPlane || settings.adminKey !== undefined) return;
   if (settings.controlCorsOrigins.includes('*')) {
     throw new SettingsError(

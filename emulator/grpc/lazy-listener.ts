@@ -1,5 +1,6 @@
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { Reachability } from './reachability.js';
 
 // The gRPC port, listened on at start for the cost of a socket: @grpc/grpc-js and the generated
 // code (about 45 ms to load) are loaded when the first connection arrives, and each connection is
@@ -11,15 +12,27 @@ export interface LazyListener {
   close(): Promise<void>;
 }
 
-/** Listens on host:port; `open` starts the real server once and answers its internal port. */
-export async function listenLazily(host: string, port: number, open: () => Promise<number>): Promise<LazyListener> {
+/**
+ * Listens on host:port; `open` starts the real server once and answers its internal port. While
+ * `reachability` is blocked (test-admin), connections are refused and a block drops open ones.
+ */
+export async function listenLazily(
+  host: string,
+  port: number,
+  open: () => Promise<number>,
+  reachability: Reachability,
+): Promise<LazyListener> {
   let opening: Promise<number> | undefined;
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   };
+  const stopWatching = reachability.onBlock(() => {
+    for (const socket of [...sockets]) socket.destroy();
+  });
   const server = createServer((client) => {
+    if (reachability.blocked) return void client.destroy();
     track(client);
     client.pause();
     (opening ??= open()).then(
@@ -52,6 +65,7 @@ export async function listenLazily(host: string, port: number, open: () => Promi
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
+        stopWatching();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

@@ -4,6 +4,7 @@ import { EmulatorError } from '../errors.js';
 import { GRPC_WEB_OPERATION } from '../exchange.js';
 import { exchangeOf } from '../http/exchanges.js';
 import { DOOR_METADATA, WEB_DOOR } from './doors.js';
+import type { Reachability } from './reachability.js';
 
 // gRPC-web on the HTTP port, for `@gomomento/sdk-web` in a browser: each call is passed to the
 // gRPC door (server.ts) as a gRPC call over HTTP/2, as Envoy's grpc_web filter does, so the same
@@ -16,6 +17,8 @@ import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 /** Where the gRPC door listens inside the process; undefined while it is off. */
 export interface GrpcWebTarget {
   internalPort: (() => Promise<number>) | undefined;
+  /** test-admin's block: calls answer UNAVAILABLE, and a block ends those in flight. */
+  reachability: Reachability;
 }
 
 const GRPC_WEB = /^application\/grpc-web(-text)?(\+proto)?$/;
@@ -110,6 +113,8 @@ export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): vo
     return session;
   };
   app.addHook('onClose', () => session?.close());
+  // A block drops what is in flight, as a dropped network would.
+  target.reachability.onBlock(() => session?.destroy());
 
   void app.register(async (scope) => {
     // Any body is read here (a gRPC message is at most 4 MB), so that a POST of another type is
@@ -127,6 +132,14 @@ export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): vo
       if (target.internalPort === undefined)
         throw new EmulatorError('route_not_found', 'gRPC-web is served while the gRPC door is on (--grpc-port).');
       const text = web[1] !== undefined;
+      if (target.reachability.blocked) {
+        reply.header('content-type', `application/grpc-web${text ? '-text' : ''}+proto`);
+        const frame = trailerFrame({
+          'grpc-status': '14',
+          'grpc-message': 'The gRPC door is blocked (test-admin /block).',
+        });
+        return reply.code(200).send(text ? frame.toString('base64') : frame);
+      }
       const port = await target.internalPort();
       http2 ??= await import('node:http2');
       const raw = request.body as Buffer;
