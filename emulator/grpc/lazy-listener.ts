@@ -1,5 +1,5 @@
 import { createServer, connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from './listen.js';
 import type { Reachability } from './reachability.js';
 
 // The gRPC port, listened on at start for the cost of a socket: @grpc/grpc-js and the generated
@@ -54,15 +54,9 @@ export async function listenLazily(
       () => client.destroy(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const listening = await listenOn(server, port, host);
   return {
-    port: (server.address() as AddressInfo).port,
+    port: listening,
     close: () =>
       new Promise<void>((resolve) => {
         stopWatching();

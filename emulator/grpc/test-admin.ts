@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { Log } from '../logging.js';
+import { listenOn } from './listen.js';
 import type { Reachability } from './reachability.js';
 
 // momento-local's test-admin port (`--enable-test-admin`, 9090 there), which the SDK's own tests
@@ -52,15 +52,9 @@ export async function startTestAdmin(
   };
   const server = createServer(served);
   server.requestTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const listening = await listenOn(server, port, host);
   return {
-    port: (server.address() as AddressInfo).port,
+    port: listening,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
