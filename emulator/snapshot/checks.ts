@@ -99,8 +99,21 @@ export const clockInRange: SnapshotCheck = (snapshot) =>
     ? `body.clock.offsetMs takes the clock past ${new Date(lastClockReadingMs).toISOString()}`
     : undefined;
 
+/** Items are in configured caches, each key once per cache. */
+export const itemsInConfiguredCachesOnce: SnapshotCheck = (snapshot, { caches }) => {
+  const seen = new Set<string>();
+  for (const [i, { cache, key }] of (snapshot.items ?? []).entries()) {
+    if (!caches.has(cache)) return `body.items.${i}.cache ${unknownCache(cache, caches)}`;
+    const id = `${cache}\u0000${key}`;
+    if (seen.has(id)) return `body.items.${i} names the key of an item before it in cache '${cache}' a second time`;
+    seen.add(id);
+  }
+  return undefined;
+};
+
 export const snapshotChecks: readonly SnapshotCheck[] = [
   topicsInConfiguredCaches,
+  itemsInConfiguredCachesOnce,
   eachTopicOnce,
   messagesNumberedWithoutGaps,
   messagesWithinPayloadLimit,

@@ -9,6 +9,7 @@ export type {
   SnapshotChaos,
   SnapshotClock,
   SnapshotFault,
+  SnapshotItem,
   SnapshotLoaded,
   SnapshotTopicReset,
 } from '../../openapi/generated/control-types.js';

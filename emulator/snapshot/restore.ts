@@ -7,7 +7,7 @@ import { FaultRule } from '../faults/rule.js';
 import type { LimitsProfile } from '../limits/account-limits.js';
 import type { TopicContent } from '../topics/content.js';
 import { snapshotChecks, type SnapshotTarget } from './checks.js';
-import type { Snapshot, SnapshotControl, SnapshotLoaded, SnapshotTopicReset } from './document.js';
+import type { Snapshot, SnapshotControl, SnapshotItem, SnapshotLoaded, SnapshotTopicReset } from './document.js';
 
 // Loading a snapshot: decide everything first (the checks, each fault rule built), so that a
 // bad snapshot changes nothing; then apply, which cannot fail. Its schema was checked once, by
@@ -28,6 +28,7 @@ export interface ControlPlan {
 
 interface RestorePlan extends ControlPlan {
   topics: TopicContent[];
+  items: SnapshotItem[];
   lastPage: number;
   topicResets: SnapshotTopicReset[];
 }
@@ -42,8 +43,8 @@ export function planRestore(snapshot: Snapshot, target: SnapshotTarget): Restore
     const problem = check(snapshot, target);
     if (problem) throw invalid(problem);
   }
-  const { topics, lastPage, topicResets } = snapshot;
-  return { ...planControl(snapshot), topics, lastPage, topicResets };
+  const { topics, lastPage, topicResets, items = [] } = snapshot;
+  return { ...planControl(snapshot), topics, lastPage, topicResets, items };
 }
 
 /** The control part of a snapshot as what to apply: every fault rule built (a bad one throws 400 invalid_body). */
@@ -81,6 +82,13 @@ export function applyRestore(
   store.restore(plan.topics, plan.lastPage);
   loadControl(context, withdrawals, plan, true);
   const now = clock.now();
+  // Each item's TTL runs again from the loaded clock's reading.
+  context.items.clearAll();
+  for (const { cache, key, value, ttlRemainingMs } of plan.items)
+    context.items.set(cache, Buffer.from(key, 'base64'), {
+      value: Buffer.from(value, 'base64'),
+      expiresAt: now + ttlRemainingMs,
+    });
   for (const { cache, topic, afterSequenceNumber, at } of plan.topicResets) {
     if (afterSequenceNumber !== undefined) pageChanges.afterSequenceNumber(cache, topic, afterSequenceNumber, WHY);
     else if (Date.parse(at!) > now) pageChanges.afterTime(cache, topic, Date.parse(at!) - now, WHY);
@@ -88,6 +96,7 @@ export function applyRestore(
   }
   const loaded: SnapshotLoaded = {
     topics: plan.topics.length,
+    items: plan.items.length,
     messages: plan.topics.reduce((sum, t) => sum + Math.min(t.messages.length, settings.retention), 0),
     faults: faults.list().length,
     tokenWithdrawals: withdrawals.saved().length,

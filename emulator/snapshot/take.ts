@@ -6,7 +6,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The emulator's whole state now, as a snapshot document. */
 export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdrawals): Snapshot {
-  const { store, clock, pageChanges } = context;
+  const { store, clock, pageChanges, items } = context;
+  const now = clock.now();
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -18,6 +19,12 @@ export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdra
       .map(({ cache, topic, afterSequenceNumber, at }) =>
         afterSequenceNumber !== undefined ? { cache, topic, afterSequenceNumber } : { cache, topic, at: at! },
       ),
+    items: items.items(now).map(({ cache, key, value, expiresAt }) => ({
+      cache,
+      key: key.toString('base64'),
+      value: value.toString('base64'),
+      ttlRemainingMs: expiresAt - now,
+    })),
     ...takeControl(context, withdrawals),
   };
 }

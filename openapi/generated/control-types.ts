@@ -930,6 +930,13 @@ export interface components {
             nextSequenceNumber: components["schemas"]["SnapshotCounter"];
             messages: components["schemas"]["SnapshotMessage"][];
         };
+        /** @description One cache item; its key and value as standard base64 of their bytes. */
+        SnapshotItem: {
+            cache: components["schemas"]["ResourceName"];
+            key: string;
+            value: string;
+            ttlRemainingMs: number;
+        };
         /** @description A scheduled page change - after the message numbered `afterSequenceNumber`, or at the clock time `at`. */
         SnapshotTopicReset: {
             cache: components["schemas"]["ResourceName"];
@@ -1002,6 +1009,8 @@ export interface components {
             /** @description At most 100,000 topics: a snapshot is loaded in one turn of the event loop (with a million, the server would not answer for half a minute). */
             topics: components["schemas"]["SnapshotTopic"][];
             topicResets: components["schemas"]["SnapshotTopicReset"][];
+            /** @description The cache's items (absent: none), each with the TTL it had left when the snapshot was taken, which runs again from the loaded clock's reading. At most 100,000, the emulator's bound. */
+            items?: components["schemas"]["SnapshotItem"][];
             faults: components["schemas"]["SnapshotFault"][];
             /** @description Seeded chaos, or null when off. */
             chaos: null | components["schemas"]["SnapshotChaos"];
@@ -1015,6 +1024,8 @@ export interface components {
         };
         SnapshotLoaded: {
             topics: number;
+            /** @description Cache items loaded. */
+            items: number;
             /** @description Retained messages loaded (after trimming to `--retention`). */
             messages: number;
             faults: number;
@@ -2123,6 +2134,7 @@ export type SnapshotMessage = components['schemas']['SnapshotMessage'];
 export type TopicMessages = components['schemas']['TopicMessages'];
 export type RetainedMessagePreview = components['schemas']['RetainedMessagePreview'];
 export type SnapshotTopic = components['schemas']['SnapshotTopic'];
+export type SnapshotItem = components['schemas']['SnapshotItem'];
 export type SnapshotTopicReset = components['schemas']['SnapshotTopicReset'];
 export type SnapshotFault = components['schemas']['SnapshotFault'];
 export type SnapshotChaos = components['schemas']['SnapshotChaos'];

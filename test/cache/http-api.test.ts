@@ -154,6 +154,38 @@ describe('the cache HTTP API', () => {
     }
   });
 
+  it('round-trips through a snapshot: every item, binary bytes intact, with the TTL it had left', async () => {
+    emulator.setClock({ mode: 'virtual' });
+    try {
+      await fetch(`${base}?key=kept&ttl_seconds=100`, {
+        method: 'PUT',
+        headers: auth(),
+        body: Buffer.from([0, 255, 7]),
+      });
+      emulator.advanceClock(40_000);
+      const snapshot = emulator.snapshot();
+      expect(snapshot.items).toEqual([
+        { cache: 'default-cache', key: Buffer.from('kept').toString('base64'), value: 'AP8H', ttlRemainingMs: 60_000 },
+      ]);
+      emulator.reset();
+      emulator.setClock({ mode: 'virtual' });
+      expect(emulator.restore(snapshot).items).toBe(1);
+      expect([...(await bodyOf(await fetch(`${base}?key=kept`, { headers: auth() })))]).toEqual([0, 255, 7]);
+      emulator.advanceClock(60_000);
+      expect((await fetch(`${base}?key=kept`, { headers: auth() })).status).toBe(404);
+    } finally {
+      emulator.reset();
+    }
+  });
+
+  it('refuses a snapshot whose item names a cache that is not configured, and loads nothing', async () => {
+    await fetch(`${base}?key=before&ttl_seconds=100`, { method: 'PUT', headers: auth(), body: 'x' });
+    const snapshot = emulator.snapshot();
+    const broken = { ...snapshot, items: [{ cache: 'nowhere', key: 'aw==', value: '', ttlRemainingMs: 1000 }] };
+    expect(() => emulator.restore(broken)).toThrow(/body\.items\.0\.cache 'nowhere' is not a configured cache/);
+    expect((await fetch(`${base}?key=before`, { headers: auth() })).status).toBe(200);
+  });
+
   it('is cleared by a reset', async () => {
     await fetch(`${base}?key=kept&ttl_seconds=30`, { method: 'PUT', headers: auth(), body: 'x' });
     emulator.reset();

@@ -122,6 +122,7 @@ describe('PUT /_emulator/snapshot', () => {
     expect(response.status, await response.clone().text()).toBe(200);
     expect(await response.json()).toEqual({
       topics: 5,
+      items: 0,
       messages: snapshot.topics.reduce((sum, t) => sum + t.messages.length, 0),
       faults: 3,
       tokenWithdrawals: 2,
