@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // The default suite: everything `npm test` runs, bounded to stay well under five minutes.
-// Heavy suites (container, package, stress) live under their own folders and configs.
+// Heavy suites (container, package, stress) live under their own folders and configs; the exam of
+// the example clients and the conformance suite against the emulator run in `npm run test:load`
+// (beside six CPU-bound processes), which CI runs too.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -12,6 +14,8 @@ export default defineConfig({
       'test/browser/**',
       'test/redis/**',
       'test/load/**',
+      'test/exam/clients.test.ts',
+      'test/conformance/emulator.test.ts',
       'node_modules/**',
     ],
     testTimeout: 30_000,
