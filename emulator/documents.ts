@@ -1,6 +1,7 @@
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import type { ChaosInput, ChaosKind, FaultRuleInput, Permission } from '../openapi/generated/control-types.js';
+import { ADMIN_OPERATIONS, CACHE_OPERATIONS, journalledAs } from './requests.js';
 
 // The enums and defaults the code acts on, read from the compiled control document
 // (openapi/control.yaml) instead of restated: the YAML is their one home.
@@ -73,9 +74,12 @@ export const unjournalledOperations: ReadonlySet<string> = new Set(
     .map((operation) => operation.operationId!),
 );
 
-/** Every operationId of the two documents: what a journal record's `operation` can be. */
-export const operationIds: ReadonlySet<string> = new Set(
-  [topicsDocument, controlDocument].flatMap((document) =>
+/**
+ * What a journal record's `operation` can be: every operationId of the two documents, and the
+ * gRPC door's calls that have none (the SDK's set-up calls, its other cache calls).
+ */
+export const operationIds: ReadonlySet<string> = new Set([
+  ...[topicsDocument, controlDocument].flatMap((document) =>
     Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
       Object.values(item).flatMap((operation) => {
         const id = (operation as { operationId?: unknown } | null)?.operationId;
@@ -83,4 +87,6 @@ export const operationIds: ReadonlySet<string> = new Set(
       }),
     ),
   ),
-);
+  ...ADMIN_OPERATIONS,
+  ...CACHE_OPERATIONS.filter((operation) => journalledAs(operation) === operation),
+]);

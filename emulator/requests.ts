@@ -16,21 +16,47 @@ export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>,
  * (`get`, `set`, ...). A fault rule's `operation: any` matches them; limits count each as one
  * operation of its cache.
  */
-export type CacheOperation =
-  | 'get'
-  | 'get-with-hash'
-  | 'get-batch'
-  | 'set'
-  | 'set-batch'
-  | 'set-if'
-  | 'set-if-hash'
-  | 'set-if-not-exists'
-  | 'delete'
-  | 'increment'
-  | 'keys-exist'
-  | 'item-get-ttl'
-  | 'item-get-type'
-  | 'update-ttl';
+/** The calls of an SDK's set-up (grpc/admin-services.ts), journalled by these names. */
+export const ADMIN_OPERATIONS = ['generateDisposableToken', 'createCache', 'deleteCache', 'listCaches'] as const;
+export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];
+
+export const CACHE_OPERATIONS = [
+  'get',
+  'get-with-hash',
+  'get-batch',
+  'set',
+  'set-batch',
+  'set-if',
+  'set-if-hash',
+  'set-if-not-exists',
+  'delete',
+  'increment',
+  'keys-exist',
+  'item-get-ttl',
+  'item-get-type',
+  'update-ttl',
+] as const;
+export type CacheOperation = (typeof CACHE_OPERATIONS)[number];
+
+/**
+ * How the journal names a cache call: the cache HTTP API's operationId where both doors have the
+ * operation (cacheGet, cacheSet, cacheDelete), else the call's own name.
+ */
+export const JOURNALLED_AS = {
+  get: 'cacheGet',
+  set: 'cacheSet',
+  delete: 'cacheDelete',
+} as const satisfies Partial<Record<CacheOperation, string>>;
+
+/** A journal record's name for an operation (JOURNALLED_AS, else its own). */
+export function journalledAs<Operation extends string>(
+  operation: Operation,
+): Operation | (typeof JOURNALLED_AS)[keyof typeof JOURNALLED_AS] {
+  return (
+    (JOURNALLED_AS as Partial<Record<string, (typeof JOURNALLED_AS)[keyof typeof JOURNALLED_AS]>>)[operation] ??
+    operation
+  );
+}
 
 /** What a decider can know about a request: its operation, topic and token id (never the token). */
 export interface RequestFacts {

@@ -132,8 +132,14 @@ export class MomentoLocalFaults {
     const delayMs = whole(get, 'delay-ms', 0, MAX_METADATA_DELAY_MS);
     const streamError = errorNamed(get, 'stream-error');
     if (returned === undefined && delayMs === undefined && streamError === undefined) return {};
-    // A cache call's operation is already its RPC's name (get, set, ...).
-    const rpc = operation === 'publish' || operation === 'subscribe' ? RPC_OF[operation] : operation;
+    // A cache call's operation is its RPC's name (get, set, ...), but for SetIfNotExists, which
+    // momento-local names set-if like SetIf.
+    const rpc =
+      operation === 'publish' || operation === 'subscribe'
+        ? RPC_OF[operation]
+        : operation === 'set-if-not-exists'
+          ? 'set-if'
+          : operation;
     const count = this.countOf(get('request-id'));
     const decision: MetadataDecision = {};
     let delay: number | undefined;

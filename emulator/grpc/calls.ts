@@ -5,7 +5,7 @@ import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
 import type { ExchangeFacts, SubscribeCursor } from '../exchange.js';
 import { clientIdentity, hidden, recordError, recordRefusedClient, type ClientDigest } from '../recording.js';
-import type { CacheOperation, Effect, ServiceOperation } from '../requests.js';
+import type { AdminOperation, CacheOperation, Effect, JOURNALLED_AS, ServiceOperation } from '../requests.js';
 import type { Discontinuity } from '../topics/read-plan.js';
 
 // What the journal, the metrics, the event stream and the client judge know of one gRPC call:
@@ -15,8 +15,7 @@ import type { Discontinuity } from '../topics/read-plan.js';
 // judge reads its end as it reads a poll's), the last discontinuity, and `delivered` in all.
 // Gathered only while someone listens to `request` events, as for HTTP.
 
-/** The calls of an SDK's set-up (admin-services.ts), journalled by these names. */
-export type AdminOperation = 'generateDisposableToken' | 'createCache' | 'deleteCache' | 'listCaches';
+export type { AdminOperation } from '../requests.js';
 
 /** One gRPC call being recorded; every method is a no-op once it has ended. */
 export interface CallRecord {
@@ -43,7 +42,7 @@ export const NO_RECORD: CallRecord = {
 export interface CallRecorder {
   open(call: {
     /** publish, subscribe; or the SDK set-up's calls: generateDisposableToken, createCache, ... */
-    operation: ServiceOperation | AdminOperation | CacheOperation;
+    operation: ServiceOperation | AdminOperation | CacheOperation | (typeof JOURNALLED_AS)[keyof typeof JOURNALLED_AS];
     path: string;
     peer: string;
     cache: string | null;

@@ -8,7 +8,13 @@ import type { EmulatorContext } from '../context.js';
 import { resourceNameLength } from '../documents.js';
 import { EmulatorError } from '../errors.js';
 import type { SubscribeCursor } from '../exchange.js';
-import type { CacheOperation, Effect, RequestFacts, ServiceOperation } from '../requests.js';
+import {
+  journalledAs,
+  type CacheOperation,
+  type Effect,
+  type RequestFacts,
+  type ServiceOperation,
+} from '../requests.js';
 import type { MessageValue } from '../topics/message.js';
 import type { TopicStore } from '../topics/store.js';
 import type { MetadataDecision } from '../faults/momento-local.js';
@@ -363,7 +369,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     cache: string | null,
   ): CallRecord =>
     recorder.open({
-      operation,
+      operation: journalledAs(operation),
       path: call.getPath(),
       peer: call.getPeer(),
       cache,

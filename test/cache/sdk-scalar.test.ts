@@ -201,6 +201,17 @@ describe('one store, every door', () => {
     expect(await got.text()).toBe('from-sdk');
   });
 
+  it('journals a get by either door as cacheGet, its protocol aside', async () => {
+    const key = fresh();
+    await cache.get(CACHE, key);
+    await fetch(`${emulator.url}/cache/${CACHE}?key=${key}`, { headers: { authorization: emulator.apiKey } });
+    const entries = (await emulator.requests({ operation: 'cacheGet', cache: CACHE })).entries.slice(0, 2);
+    expect(entries.map((e) => [e.protocol, e.operation, e.status]).sort()).toEqual([
+      ['grpc', 'cacheGet', 200],
+      ['http', 'cacheGet', 404],
+    ]);
+  });
+
   it('a disposable token with a readonly cache scope: get works, set is PERMISSION_ERROR', async () => {
     const auth = new AuthClient({ credentialProvider: momentoLocal(emulator) });
     const minted = await auth.generateDisposableToken(
