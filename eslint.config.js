@@ -72,6 +72,7 @@ export default tseslint.config(
   {
     files: [
       'emulator/core.ts',
+      'emulator/cache/**/*.ts',
       'emulator/service/**/*.ts',
       'emulator/faults/**/*.ts',
       'emulator/snapshot/**/*.ts',
