@@ -175,10 +175,11 @@ function banner(emulator: RunningEmulator): string {
       ? []
       : [`  Store:     ${redactedUrl(settings.store)} (prefix ${settings.storePrefix})`]),
     `  API key:   ${showKey ? `${DEV_API_KEY} (the dev key; full access)` : `${settings.apiKeys.length} configured (not shown)`}`,
-    `  Subscribe: curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings'`,
+    // Double quotes: a configured key is printed as $TOPICS_API_KEY, which the shell must expand.
+    `  Subscribe: curl -i -H "Authorization: ${key}" '${url}/topics/${cache}/greetings'`,
     `             (waits for the next message: publish it from another terminal)`,
-    `  Publish:   curl -i -X POST -H 'Authorization: ${key}' -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
-    `  Replay:    curl -i -H 'Authorization: ${key}' '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
+    `  Publish:   curl -i -X POST -H "Authorization: ${key}" -H 'Content-Type: text/plain' --data 'hello' ${url}/topics/${cache}/greetings`,
+    `  Replay:    curl -i -H "Authorization: ${key}" '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
     ...httpsLines(emulator),
     ...grpcLines(emulator),
     ...controlLines(emulator),

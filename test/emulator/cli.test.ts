@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo } from 'node:net';
@@ -24,6 +25,23 @@ afterEach(async () => {
 const KEY = 'topics-emulator-dev-key';
 
 describe('npx topics-emulator', () => {
+  it("the banner's curl lines quote a configured key's $TOPICS_API_KEY so that a shell expands it when pasted", async () => {
+    const run = start(['--port', '0', '--api-key', 'my-own-key-123']);
+    await baseUrlOf(run);
+    const banner = run.stdout();
+    expect(banner).not.toContain('my-own-key-123');
+    for (const label of ['Subscribe', 'Publish', 'Replay']) {
+      const line = new RegExp(`${label}:\\s+(curl .*)`).exec(banner)![1]!;
+      const header = /-H ("[^"]*"|'[^']*')/.exec(line)![1]!;
+      // The header argument as bash reads it when the line is pasted, with the variable set.
+      const pasted = spawnSync('bash', ['-c', `printf %s ${header}`], {
+        env: { ...process.env, TOPICS_API_KEY: 'my-own-key-123' },
+        encoding: 'utf8',
+      });
+      expect(pasted.stdout, label).toBe('Authorization: my-own-key-123');
+    }
+  });
+
   it('prints the base URL, caches, dev key and curl lines that work when pasted', async () => {
     const run = start(['--port', '0']);
     const url = await baseUrlOf(run);
@@ -39,7 +57,7 @@ describe('npx topics-emulator', () => {
     expect(await page.text()).toContain('/_emulator/ui/dashboard.js');
     // The printed curl lines, as a user would paste them.
     const publishLine = /Publish:\s+(curl .*)/.exec(banner)![1]!;
-    expect(publishLine).toContain(`-H 'Authorization: ${KEY}'`);
+    expect(publishLine).toContain(`-H "Authorization: ${KEY}"`);
     const target = /(http:\/\/\S+)$/.exec(publishLine)![1]!;
     // The Subscribe line waits for the next message: the Publish line answers it.
     const subscribeTarget = /Subscribe:.*'(http:\/\/[^']+)'/.exec(banner)![1]!;
