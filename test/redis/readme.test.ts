@@ -48,14 +48,18 @@ describe("the README's replicas without Docker", () => {
   it('a message published on one replica reaches the subscriber waiting on the other; kill stops all three', async () => {
     const block = replicasBlock();
     expect(block).toContain('node dist/cli/topics-emulator.js');
-    const [redis, a, b] = [await freePort(), await freePort(), await freePort()];
+    // The replicas' ports keep the gaps printed (each replica also takes the next port for gRPC):
+    // printed ports that clash clash here too.
+    const [redis, base] = [await freePort(), await freePort()];
+    const a = base;
+    const b = base + 10;
     dir = mkdtempSync(join(tmpdir(), 'te-readme-'));
     const command = cliCommand.map((part) => `'${part}'`).join(' ');
-    const ports: Record<string, number> = { '6379': redis, '4545': a, '4546': b };
     // The block's own paths first: the checkout itself may live under /tmp (a fresh clone in CI).
     const text = block
       .replaceAll('/tmp/', `${dir}/`)
-      .replace(/\b(6379|4545|4546)\b/g, (port) => String(ports[port]))
+      .replace(/\b6379\b/g, String(redis))
+      .replace(/\b45\d\d\b/g, (port) => String(base + Number(port) - 4545))
       .replaceAll('node dist/cli/topics-emulator.js', command);
     const child = spawn('bash', ['-c', text], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     script = child;
