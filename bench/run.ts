@@ -11,6 +11,7 @@ import { memoryLongRun } from './figures/memory-long-run.js';
 import { redis } from './figures/redis.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
+import { cache } from './figures/cache.js';
 import { verdict } from './figures/verdict.js';
 import { SwarmProcess } from './load/swarm-process.js';
 import { layerCosts } from './profile/layer-costs.js';
@@ -31,6 +32,7 @@ import { formatTable } from './report/table.js';
 const figures: Figure[] = [
   startup,
   throughput,
+  cache,
   journal,
   latency,
   fanout,

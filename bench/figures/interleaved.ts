@@ -32,8 +32,8 @@ export interface InterleavedOptions {
   /** One turn of this length per contender before the counted ones. */
   warmUpMs: number;
   connections: number;
-  /** The request each connection sends, as bytes, for a server at `url`. */
-  request(url: string): Buffer;
+  /** The request each connection sends, as bytes, for a server at `url` (the `contender`-th). */
+  request(url: string, contender: number): Buffer;
 }
 
 /** Requests per second over some totals. */
@@ -92,7 +92,7 @@ export async function interleavedRounds(
           cpus.server(server.pid);
         }
         for (const [k, server] of servers.entries())
-          loads[k] = await KeepAliveLoad.open(server.url, options.request(server.url), options.connections);
+          loads[k] = await KeepAliveLoad.open(server.url, options.request(server.url, k), options.connections);
         for (const k of contenders.keys()) await turn(servers[k]!, loads[k]!, options.warmUpMs);
         const totals = contenders.map((): RoundTotals => ({ requests: 0, failures: 0, ms: 0, cpuMs: 0 }));
         for (let t = 0; t < options.turns; t++) {
