@@ -29,6 +29,7 @@ import type {
   WithdrawalInput,
 } from '../../openapi/generated/control-types.js';
 import { defaultEndpoint, issueToken, signingKeyBytes, type IssuedToken, type TokenRequest } from '../auth/tokens.js';
+import { parsePermissions } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
 import type { StoreHealth } from '../topics/store.js';
 import type { ReplicaLink } from '../backend/replica-link.js';
@@ -142,6 +143,10 @@ export class EmulatorControls {
 
   /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
   async issueToken(request: TokenRequest): Promise<IssuedToken> {
+    // What the schema cannot say: a topic role's scope is topics, a cache role's is keys.
+    const checked = parsePermissions(request.permissions);
+    if ('problem' in checked)
+      throw new EmulatorError('invalid_body', `The request body is invalid: body.${checked.problem}.`);
     const issued = await issueToken(
       request,
       signingKeyBytes(this.context.settings.signingKey),

@@ -143,6 +143,24 @@ describe('the cache HTTP API', () => {
     expect((await fetch(`${base}?key=pub-1`, { headers: as(topicsOnly) })).status).toBe(403);
   });
 
+  it('refuses a token request that scopes a cache role to a topic, or a topic role to a key', async () => {
+    for (const permission of [
+      { role: 'readonly', cache: 'default-cache', topic: 'x' },
+      { role: 'publishonly', cache: 'default-cache', keyPrefix: 'p-' },
+    ]) {
+      const response = await fetch(`${emulator.url}/_emulator/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ permissions: [permission] }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        code: 'invalid_body',
+        message: expect.stringMatching(/go with a/),
+      });
+    }
+  });
+
   it('counts a call as one operation of the account limits, and answers 429 past them', async () => {
     emulator.setLimits({ enabled: true, operationsPerSecond: 2 });
     try {
