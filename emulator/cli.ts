@@ -11,6 +11,7 @@ import type { RunningEmulator } from './start.js';
 import { widenInliningBudget } from './inlining-budget.js';
 import { keepTickShape } from './tick-shape.js';
 import { limitsProfileOf } from './limits/account-limits.js';
+import { nearest } from './nearest.js';
 import { DEV_API_KEY, resolveSettings, SettingsError, type EmulatorSettings } from './settings.js';
 import { helpOf } from './settings-help.js';
 import {
@@ -334,6 +335,17 @@ const LISTEN_HINTS: Readonly<Record<string, (flag: string) => string>> = {
   EACCES: (flag) => `this user may not listen on that port: choose one above 1023 with ${flag}`,
   EADDRNOTAVAIL: () => 'no network interface of this machine has that address: check --host',
 };
+
+// A first word that is no command (`exma`) is named as one, with the nearest command, rather
+// than commander's "too many arguments".
+const firstWord = process.argv[2];
+const commandNames = program.commands.map((command) => command.name());
+if (firstWord !== undefined && !firstWord.startsWith('-') && !commandNames.includes(firstWord)) {
+  const near = nearest(firstWord, commandNames, 2);
+  program.error(
+    `unknown command '${firstWord}' ${near ? `(did you mean ${near}?)` : `(the commands are ${commandNames.join(' and ')})`}`,
+  );
+}
 
 program.parseAsync().catch((error: unknown) => {
   // A port not listened on: the HTTP port's (from fastify), or the one `setting` names (start.ts).

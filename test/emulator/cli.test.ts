@@ -172,6 +172,9 @@ describe('npx topics-emulator', () => {
       ['exam', '--scenari', 'compact', '--', 'true'],
       /^topics-emulator: unknown option '--scenari' \(did you mean --scenario\?\)$/,
     ],
+    // It said "too many arguments. Expected 0 arguments but got 1." with no suggestion.
+    [['exma', '--', 'node', 'client.mjs'], /^topics-emulator: unknown command 'exma' \(did you mean exam\?\)$/],
+    [['serve'], /^topics-emulator: unknown command 'serve' \(the commands are token and exam\)$/],
   ])(
     'a usage error is one line naming it, a pointer to --help, and exit 2: %j',
     { concurrent: true },
