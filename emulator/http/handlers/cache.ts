@@ -63,43 +63,42 @@ async function admitItem(
   return { cache: cacheName, key };
 }
 
+/** One route of the cache HTTP API: admitted for its item, then answered by `answer`. */
+function cacheRoute(
+  context: EmulatorContext,
+  operationId: string,
+  operation: CacheOperation,
+  access: 'read' | 'write',
+  answer: (item: { cache: string; key: Buffer }, request: FastifyRequest, reply: FastifyReply) => FastifyReply,
+): OperationHandler {
+  return {
+    operationId,
+    access,
+    admitsItself: true,
+    async handle(request, reply) {
+      const item = await admitItem(context, operation, access, request, reply);
+      return reply.sent ? reply : answer(item, request, reply);
+    },
+  };
+}
+
 export function cacheHandlers(context: EmulatorContext): OperationHandler[] {
+  const { cache: items } = context;
   return [
-    {
-      operationId: 'cacheGet',
-      access: 'read',
-      admitsItself: true,
-      async handle(request, reply) {
-        const { cache, key } = await admitItem(context, 'get', 'read', request, reply);
-        if (reply.sent) return reply;
-        const value = context.cache.get(cache, key);
-        if (value === undefined) throw new EmulatorError('key_not_found');
-        return reply.code(200).header('content-type', 'application/octet-stream').send(value);
-      },
-    },
-    {
-      operationId: 'cacheSet',
-      access: 'write',
-      admitsItself: true,
-      async handle(request, reply) {
-        const { cache, key } = await admitItem(context, 'set', 'write', request, reply);
-        if (reply.sent) return reply;
-        const body = request.body;
-        const value = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-        context.cache.set(cache, key, value, (request.query as CacheQuery).ttl_seconds! * 1000);
-        return reply.code(204).send();
-      },
-    },
-    {
-      operationId: 'cacheDelete',
-      access: 'write',
-      admitsItself: true,
-      async handle(request, reply) {
-        const { cache, key } = await admitItem(context, 'delete', 'write', request, reply);
-        if (reply.sent) return reply;
-        context.cache.delete(cache, key);
-        return reply.code(204).send();
-      },
-    },
+    cacheRoute(context, 'cacheGet', 'get', 'read', ({ cache, key }, _request, reply) => {
+      const value = items.get(cache, key);
+      if (value === undefined) throw new EmulatorError('key_not_found');
+      return reply.code(200).header('content-type', 'application/octet-stream').send(value);
+    }),
+    cacheRoute(context, 'cacheSet', 'set', 'write', ({ cache, key }, request, reply) => {
+      const body = request.body;
+      const value = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+      items.set(cache, key, value, (request.query as CacheQuery).ttl_seconds! * 1000);
+      return reply.code(204).send();
+    }),
+    cacheRoute(context, 'cacheDelete', 'delete', 'write', ({ cache, key }, _request, reply) => {
+      items.delete(cache, key);
+      return reply.code(204).send();
+    }),
   ];
 }
