@@ -1,12 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { CacheClient, CacheGet, CacheIncrement, Configurations, MomentoErrorCode } from '@gomomento/sdk';
-import {
-  ExperimentalMomentoLocalTestConfigMiddleware,
-  type ExperimentalMomentoLocalTestConfigMetadata,
-} from '@gomomento/sdk/dist/src/config/middleware/experimental-momento-local-test-config-middleware.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { momentoLocal, startGrpcEmulator } from '../grpc/harness.js';
+import { momentoLocal, momentoLocalMiddleware, startGrpcEmulator, type MomentoLocalMetadata } from '../grpc/harness.js';
 
 // The SDK's cache retry strategies against momento-local's fault metadata, as its own
 // fixed-count retry suite runs them (the cases, rewritten): each attempt the SDK makes is a call
@@ -24,13 +19,8 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function withClient<T>(
-  metadata: Omit<ExperimentalMomentoLocalTestConfigMetadata, 'requestId'>,
-  body: (cache: CacheClient) => Promise<T>,
-): Promise<T> {
-  const configuration = Configurations.Laptop.v1().withMiddlewares([
-    new ExperimentalMomentoLocalTestConfigMiddleware({ requestId: randomUUID(), ...metadata }),
-  ]);
+async function withClient<T>(metadata: MomentoLocalMetadata, body: (cache: CacheClient) => Promise<T>): Promise<T> {
+  const configuration = Configurations.Laptop.v1().withMiddlewares(momentoLocalMiddleware(metadata));
   const cache = await CacheClient.create({
     configuration,
     credentialProvider: momentoLocal(emulator),

@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import {
+  ExperimentalMomentoLocalTestConfigMiddleware,
+  type ExperimentalMomentoLocalTestConfigMetadata,
+} from '@gomomento/sdk/dist/src/config/middleware/experimental-momento-local-test-config-middleware.js';
 import { CredentialProvider, TopicClient, TopicConfigurations, type TopicConfiguration } from '@gomomento/sdk';
 import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dist/cachepubsub.js';
 import { credentials } from '@grpc/grpc-js';
@@ -34,4 +39,11 @@ export const pubsub = (
 /** A bare generated Pubsub client on the emulator's gRPC door (no token: full access); close it when done. */
 export function rawPubsubClient(emulator: RunningEmulator): PubsubTypes.pubsub.PubsubClient {
   return new pubsub.PubsubClient(emulator.grpcEndpoint!, credentials.createInsecure());
+}
+
+/** momento-local's fault metadata as the SDK's own middleware sends it, under a fresh request id. */
+export type MomentoLocalMetadata = Omit<ExperimentalMomentoLocalTestConfigMetadata, 'requestId'>;
+
+export function momentoLocalMiddleware(metadata: MomentoLocalMetadata) {
+  return [new ExperimentalMomentoLocalTestConfigMiddleware({ requestId: randomUUID(), ...metadata })];
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   CredentialProvider,
   MomentoErrorCode,
@@ -8,12 +7,9 @@ import {
   TopicSubscribe,
   type SubscribeCallOptions,
 } from '@gomomento/sdk';
-import {
-  ExperimentalMomentoLocalTestConfigMiddleware,
-  type ExperimentalMomentoLocalTestConfigMetadata,
-} from '@gomomento/sdk/dist/src/config/middleware/experimental-momento-local-test-config-middleware.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { momentoLocalMiddleware, type MomentoLocalMetadata } from './harness.js';
 
 // momento-local's fault metadata, sent by the provider's own middleware
 // (ExperimentalMomentoLocalTestConfigMiddleware) as SDK test suites send it to momento-local: the
@@ -43,11 +39,9 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function client(metadata: Omit<ExperimentalMomentoLocalTestConfigMetadata, 'requestId'>, timeoutMs?: number) {
+function client(metadata: MomentoLocalMetadata, timeoutMs?: number) {
   const [hostname, port] = emulator.grpcEndpoint!.split(':');
-  let configuration = TopicConfigurations.Default.latest().withMiddlewares([
-    new ExperimentalMomentoLocalTestConfigMiddleware({ requestId: randomUUID(), ...metadata }),
-  ]);
+  let configuration = TopicConfigurations.Default.latest().withMiddlewares(momentoLocalMiddleware(metadata));
   if (timeoutMs !== undefined) configuration = configuration.withClientTimeoutMillis(timeoutMs);
   return new TopicClient({
     configuration,
