@@ -77,11 +77,16 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
       new EmulatorError('method_not_allowed', `${request.method} is not allowed on ${path}: use ${use}.`),
     );
   }
-  return sendError(
-    reply,
-    new EmulatorError('route_not_found', `No route for ${request.method} ${redactUrl(request.url).split('?')[0]}.`),
-  );
+  const route = redactUrl(request.url).split('?')[0]!;
+  // The key in the path is a form the cache HTTP API does not document (x-emulator-cache-path-key).
+  const keyInPath = CACHE_KEY_IN_PATH.test(route)
+    ? ' The cache HTTP API takes the key as a query parameter: /cache/{cacheName}?key=... (or key_base64=...).'
+    : '';
+  return sendError(reply, new EmulatorError('route_not_found', `No route for ${request.method} ${route}.${keyInPath}`));
 }
+
+/** `/cache/{cacheName}/{key}`: the cache API's path with a key in it. */
+const CACHE_KEY_IN_PATH = /^\/cache\/[^/]+\/[^/]+/;
 
 /**
  * The router's own errors (fastify's frameworkErrors) bypass the error handler: a malformed

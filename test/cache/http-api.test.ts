@@ -79,6 +79,15 @@ describe('the cache HTTP API', () => {
     }
   });
 
+  it('answers the undocumented /cache/{cache}/{key} form 404, pointing to the key as a query parameter', async () => {
+    const response = await fetch(`${base}/greeting`, { headers: auth() });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      code: 'route_not_found',
+      message: expect.stringMatching(/takes the key as a query parameter: \/cache\/\{cacheName\}\?key=/),
+    });
+  });
+
   it('deletes an absent key with 204', async () => {
     expect((await fetch(`${base}?key=never-set`, { method: 'DELETE', headers: auth() })).status).toBe(204);
   });
