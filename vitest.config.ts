@@ -14,6 +14,7 @@ export default defineConfig({
       'test/browser/**',
       'test/redis/**',
       'test/load/**',
+      'test/sdk-suites/**',
       'test/exam/clients.test.ts',
       'test/conformance/emulator.test.ts',
       'node_modules/**',

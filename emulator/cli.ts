@@ -148,6 +148,9 @@ function grpcLines(emulator: RunningEmulator): string[] {
     `             const credentialProvider = CredentialProvider.forMomentoLocal({ hostname: '${hostname}', port: ${port} });`,
     `             const topics = new TopicClient({ configuration: TopicConfigurations.Default.latest(), credentialProvider });`,
     `             await topics.publish('${emulator.settings.caches[0]}', 'greetings', 'hello');`,
+    ...(emulator.testAdminPort === undefined
+      ? []
+      : [`  Test admin: http://${hostname}:${emulator.testAdminPort} (GET /block, GET /unblock: momento-local's)`]),
   ];
 }
 
