@@ -145,15 +145,18 @@ export default tseslint.config(
   },
   // The plain JavaScript here (this file, scripts/executable-bins.mjs) runs on Node.
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
-  // The example clients the exam judges (fixtures/clients/) use Node's web globals.
+  // The example clients the exam judges (fixtures/clients/) and the SDK programs the SDK suites run
+  // (test/sdk-suites/programs/) use Node's web globals.
   {
-    files: ['fixtures/clients/*.mjs'],
+    files: ['fixtures/clients/*.mjs', 'test/sdk-suites/programs/*.mjs'],
     languageOptions: {
       globals: {
         fetch: 'readonly',
         AbortController: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
         console: 'readonly',
       },
     },

@@ -154,6 +154,23 @@ function grpcLines(emulator: RunningEmulator): string[] {
   ];
 }
 
+function sdkEnvironmentLines(emulator: RunningEmulator): string[] {
+  const { grpcTlsEndpoint, sdkKey, tlsAuthority, settings } = emulator;
+  if (grpcTlsEndpoint === undefined) return [];
+  const trust =
+    tlsAuthority === undefined
+      ? `your certificate's authority (${settings.tlsCert})`
+      : join(settings.tlsDir ?? defaultTlsDir(), 'ca.pem');
+  const key = settings.apiKeys.includes(DEV_API_KEY) ? sdkKey : undefined;
+  return [
+    `  gRPC TLS:  ${grpcTlsEndpoint}, for an SDK configured from the environment (CredentialProvider.fromEnvironmentVariable):`,
+    key === undefined
+      ? `             MOMENTO_API_KEY: your API key's SDK form (not shown with configured keys; docs/sdks.md)`
+      : `             export MOMENTO_API_KEY=${key}`,
+    `             export NODE_EXTRA_CA_CERTS=${trust}`,
+  ];
+}
+
 function httpsLines(emulator: RunningEmulator): string[] {
   const { httpsUrl, tlsAuthority, settings } = emulator;
   if (httpsUrl === undefined) return [];
@@ -186,6 +203,7 @@ function banner(emulator: RunningEmulator): string {
     `  Replay:    curl -i -H "Authorization: ${key}" '${url}/topics/${cache}/greetings?sequence_number=1&sequence_page=0'`,
     ...httpsLines(emulator),
     ...grpcLines(emulator),
+    ...sdkEnvironmentLines(emulator),
     ...controlLines(emulator),
     `  Stop with Ctrl+C.`,
     '',

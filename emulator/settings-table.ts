@@ -70,6 +70,13 @@ export const settingsTable = {
       'the CLI: the HTTP port + 1 (4546; off, with a warning, if taken; free with --port 0); startEmulator(): off unless given',
     help: "plaintext gRPC port for the provider's SDKs (Publish, Subscribe); 0 picks a free one",
   },
+  grpcTlsPort: {
+    flag: '--grpc-tls-port <port>',
+    env: 'GRPC_TLS_PORT',
+    schema: { type: 'integer', minimum: 0, maximum: 65535 },
+    shownDefault: 'off',
+    help: "the gRPC door over TLS (the local authority's certificate, or --tls-cert): what an SDK configured from MOMENTO_API_KEY alone connects to; 0 picks a free one",
+  },
   testAdminPort: {
     flag: '--test-admin-port <port>',
     env: 'TEST_ADMIN_PORT',
@@ -398,6 +405,7 @@ export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
     'host',
     'port',
     'grpcPort',
+    'grpcTlsPort',
     'testAdminPort',
     'httpsPort',
     'tlsDir',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.js';
 import { openCore } from './core.js';
-import { tokenEndpoint } from './auth/tokens.js';
+import { sdkEndpoint, sdkKey, signingKeyBytes, tokenEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
@@ -28,6 +28,13 @@ export interface RunningEmulator extends EmulatorControlApi {
   testAdminPort?: number;
   /** The gRPC door for the provider's SDKs, when `grpcPort` is set: `host:port` (plaintext). */
   grpcEndpoint?: string;
+  /** The gRPC door over TLS, when `grpcTlsPort` is set: the host:port its JWTs name for the SDKs (e.g. 127.0.0.1:4548). */
+  grpcTlsEndpoint?: string;
+  /**
+   * The first API key in the form the provider's SDKs take from MOMENTO_API_KEY, when `grpcTlsPort`
+   * is set: a JWT naming the gRPC TLS door, which authenticates as the key (auth/tokens.ts sdkKey).
+   */
+  sdkKey?: string;
   /** The same service over TLS, when `httpsPort` is set: e.g. https://localhost:4547. */
   httpsUrl?: string;
   /** The local certificate authority's certificate (PEM) behind `httpsUrl`, for clients to trust; none with your own certificate. */
@@ -85,6 +92,19 @@ interface GrpcListener {
   close(): Promise<void>;
 }
 
+/** --grpc-tls-port: the gRPC door's connections, decrypted here with the HTTPS port's certificate. */
+async function startGrpcTls(settings: EmulatorSettings, port: number, web: GrpcWebTarget) {
+  if (web.internalPort === undefined)
+    throw new SettingsError('--grpc-tls-port serves the gRPC door over TLS: it needs the door on (--grpc-port)');
+  const [{ listenLazily }, { serverCertificate }] = await Promise.all([
+    import('./grpc/lazy-listener.js'),
+    import('./tls/https-port.js'),
+  ]);
+  const { pair, authority } = await serverCertificate(settings);
+  const listener = await listenLazily(settings.host, port, web.internalPort, web.reachability, pair);
+  return { ...listener, authority };
+}
+
 /** How long close() lets long-poll answers flush before it closes their sockets regardless. */
 const FLUSH_BOUND_MS = 500;
 
@@ -99,7 +119,7 @@ function hostForUrl(host: string): string {
  */
 function portError(
   message: string,
-  setting: 'httpsPort' | 'grpcPort' | 'testAdminPort',
+  setting: 'httpsPort' | 'grpcPort' | 'grpcTlsPort' | 'testAdminPort',
   error: unknown,
 ): SettingsError {
   return Object.assign(new SettingsError(`${message}: ${(error as Error).message}`), {
@@ -179,6 +199,20 @@ export async function startWith(
       throw portError(`Cannot listen for gRPC on ${settings.host}:${settings.grpcPort}`, 'grpcPort', error);
     }
   }
+  let grpcTls: (GrpcListener & { authority: string | undefined }) | undefined;
+  if (settings.grpcTlsPort !== undefined) {
+    try {
+      grpcTls = await startGrpcTls(settings, settings.grpcTlsPort, grpcWeb);
+    } catch (error) {
+      await grpc?.close();
+      await https?.close();
+      await abandon();
+      if (error instanceof SettingsError) throw error;
+      throw portError(`Cannot serve gRPC over TLS on ${settings.host}:${settings.grpcTlsPort}`, 'grpcTlsPort', error);
+    }
+    controls.sdkEndpoint = sdkEndpoint(settings.endpoint, settings.host, grpcTls.port);
+    controls.tlsAuthority ??= grpcTls.authority;
+  }
   let testAdmin: TestAdminPort | undefined;
   if (settings.testAdminPort !== undefined) {
     try {
@@ -190,6 +224,7 @@ export async function startWith(
         clock: context.clock,
       });
     } catch (error) {
+      await grpcTls?.close();
       await grpc?.close();
       await https?.close();
       await abandon();
@@ -221,7 +256,7 @@ export async function startWith(
       saving?.catch(() => undefined); // awaited below, after the answers have flushed
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
       const answered = context.waiting.answerAll();
-      const grpcClosed = grpc?.close();
+      const grpcClosed = Promise.all([grpcTls?.close(), grpc?.close()]);
       const testAdminClosed = testAdmin?.close();
       const httpsClosed = https?.close();
       const released = context.store.release(); // a shared store keeps its data
@@ -241,8 +276,12 @@ export async function startWith(
     url,
     ...(grpc ? { grpcEndpoint: `${hostForUrl(settings.host)}:${grpc.port}` } : {}),
     ...(testAdmin ? { testAdminPort: testAdmin.port } : {}),
+    ...(controls.sdkEndpoint !== undefined ? { grpcTlsEndpoint: controls.sdkEndpoint } : {}),
+    ...(controls.sdkEndpoint !== undefined && settings.apiKeys[0] !== undefined
+      ? { sdkKey: await sdkKey(settings.apiKeys[0], signingKeyBytes(settings.signingKey), controls.sdkEndpoint) }
+      : {}),
     ...(https ? { httpsUrl: `https://localhost:${https.port}` } : {}),
-    ...(https?.authority ? { tlsAuthority: https.authority } : {}),
+    ...(controls.tlsAuthority !== undefined ? { tlsAuthority: controls.tlsAuthority } : {}),
     apiKey: settings.apiKeys[0]!,
     settings,
     app,

@@ -2,13 +2,22 @@ import type {
   IssuedToken as IssuedTokenSchema,
   TokenRequest as TokenRequestSchema,
 } from '../../openapi/generated/control-types.js';
+import { createHmac } from 'node:crypto';
 import { tokenTtlSeconds } from '../documents.js';
 import { EmulatorError } from '../errors.js';
+import { hostOf } from '../tls/names.js';
 import { parsePermissions, type Permission } from './permissions.js';
 
 // Tokens the emulator signs: an HS256 JWT carrying expiry and permissions, handed out in
 // the provider's portable format, base64 of {"api_key": "<jwt>", "endpoint": "<host>"}
 // (service-facts "Authentication"). A bare JWT is accepted too.
+//
+// The provider's SDKs also read endpoints from a JWT credential itself (their legacy tokens): the
+// cache endpoint from its `c` claim, the control endpoint from `cp`. The emulator's JWTs carry
+// both, naming its gRPC door over TLS when that is on, so a bare JWT given to an SDK as
+// MOMENTO_API_KEY reaches the emulator with no endpoint override and no name to resolve. An API
+// key has such a form too (sdkKey): a JWT naming the key by its HMAC under the signing key (`k`),
+// which authenticates as the key itself.
 
 export const TOKEN_ISSUER = 'topics-emulator';
 export const MAX_TOKEN_TTL_SECONDS = tokenTtlSeconds.max; // disposable tokens expire within 25 hours
@@ -61,18 +70,23 @@ export function tokenRequestProblem(ttlSeconds: unknown, tokenId: unknown): stri
   return undefined;
 }
 
+/** The claims an SDK reads its endpoints from: `c` (cache, tokens) and `cp` (control), with the gRPC TLS door's host:port. */
+const sdkClaims = (sdkEndpoint: string | undefined) =>
+  sdkEndpoint === undefined ? {} : { c: sdkEndpoint, cp: sdkEndpoint };
+
 export async function issueToken(
   request: TokenRequest,
   key: Uint8Array,
   nowMs: number,
   endpoint: string,
+  sdkEndpoint?: string,
 ): Promise<IssuedToken> {
   const problem = tokenRequestProblem(request.ttlSeconds, request.tokenId);
   if (problem) throw new RangeError(problem);
   const nowSeconds = Math.floor(nowMs / 1000);
   const exp = nowSeconds + request.ttlSeconds;
   const { SignJWT } = await jose();
-  let jwt = new SignJWT({ perms: request.permissions })
+  let jwt = new SignJWT({ perms: request.permissions, ...sdkClaims(sdkEndpoint) })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
     .setIssuedAt(nowSeconds)
@@ -100,6 +114,52 @@ export function defaultEndpoint(host: string, port: number): string {
  */
 export function tokenEndpoint(endpoint: string | undefined, host: string, port: number, httpsPort?: number): string {
   return endpoint ?? (httpsPort !== undefined ? `localhost:${httpsPort}` : defaultEndpoint(host, port));
+}
+
+/** An API key's tag in its SDK form: HMAC-SHA256 under the signing key, so the form names the key without carrying it. */
+export function apiKeyTag(apiKey: string, key: Uint8Array): string {
+  return createHmac('sha256', key).update(apiKey).digest('base64url');
+}
+
+/** An API key as a JWT the provider's SDKs take from MOMENTO_API_KEY: it names the gRPC TLS door (`c`, `cp`) and the key (`k`). */
+export async function sdkKey(apiKey: string, key: Uint8Array, sdkEndpoint: string): Promise<string> {
+  const { SignJWT } = await jose();
+  return new SignJWT({ k: apiKeyTag(apiKey, key), ...sdkClaims(sdkEndpoint) })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuer(TOKEN_ISSUER)
+    .sign(key);
+}
+
+/** The key tag of an API key's SDK form, when `jwt` is one (a `k` claim); undefined for a token. Throws invalid_token for a bad signature. */
+export async function sdkKeyTag(jwt: string, key: Uint8Array): Promise<string | undefined> {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const tag = (claims as { k?: unknown } | null)?.k;
+  if (typeof tag !== 'string') return undefined;
+  const { jwtVerify } = await jose();
+  try {
+    await jwtVerify(jwt, key, { algorithms: [ALGORITHM], issuer: TOKEN_ISSUER });
+  } catch {
+    throw new EmulatorError('invalid_token');
+  }
+  return tag;
+}
+
+/**
+ * The host:port an SDK reaches the gRPC TLS door at: `--endpoint`'s host when given; else
+ * `localhost` when the emulator listens on loopback or every interface (every machine resolves
+ * it, and TLS clients may not name an IP address), else the host it listens on; with the door's
+ * port. The local authority's certificate names localhost, the loopback addresses and the
+ * endpoint's host.
+ */
+export function sdkEndpoint(endpoint: string | undefined, host: string, grpcTlsPort: number): string {
+  const loopbackOrAll = ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host);
+  const chosen = endpoint === undefined ? (loopbackOrAll ? 'localhost' : host) : hostOf(endpoint);
+  return `${chosen.includes(':') ? `[${chosen}]` : chosen}:${grpcTlsPort}`;
 }
 
 export function toPortable(jwt: string, endpoint: string): string {

@@ -65,6 +65,8 @@ export const MAX_CACHES = 1000;
 export class EmulatorControls {
   /** The endpoint written into the tokens it signs (host:port once listening). */
   endpoint: string;
+  /** The gRPC TLS door's host:port, once listening (--grpc-tls-port): the SDK claims of the JWTs it signs. */
+  sdkEndpoint: string | undefined;
   /** Every door the settings ask for serves (start.ts sets it): health answers 503 `starting` until then. */
   started = false;
   /** The local certificate authority's certificate (PEM) behind --https-port, for GET /_emulator/tls/ca.pem. */
@@ -81,6 +83,7 @@ export class EmulatorControls {
   constructor(private readonly context: EmulatorContext) {
     const { settings, auth, clock, log } = context;
     this.endpoint = settings.endpoint ?? defaultEndpoint(settings.host, settings.port);
+    this.sdkEndpoint = undefined;
     this.withdrawals = new TokenWithdrawals(auth, clock, log, context.waiting);
     this.metrics = new EmulatorMetrics(context);
     this.journal = new RequestJournal(context.events, settings.journalSize);
@@ -141,8 +144,12 @@ export class EmulatorControls {
     return topicMessagesOf(this.context, cache, topic);
   }
 
-  /** Signs a token in the portable format; it expires ttlSeconds after the clock's reading. */
-  async issueToken(request: TokenRequest): Promise<IssuedToken> {
+  /**
+   * Signs a token in the portable format; it expires ttlSeconds after the clock's reading. `for:
+   * 'sdk'` (the SDK's generateDisposableToken): the portable endpoint is the gRPC TLS door's, which
+   * the SDK reaches as cache.<endpoint>, when that door is on.
+   */
+  async issueToken(request: TokenRequest, audience: 'http' | 'sdk' = 'http'): Promise<IssuedToken> {
     // What the schema cannot say: a topic role's scope is topics, a cache role's is keys.
     const checked = parsePermissions(request.permissions);
     if ('problem' in checked)
@@ -151,7 +158,10 @@ export class EmulatorControls {
       request,
       signingKeyBytes(this.context.settings.signingKey),
       this.context.clock.now(),
-      this.endpoint,
+      audience === 'sdk' && this.sdkEndpoint !== undefined
+        ? `localhost:${this.sdkEndpoint.slice(this.sdkEndpoint.lastIndexOf(':') + 1)}`
+        : this.endpoint,
+      this.sdkEndpoint,
     );
     this.changed('issueToken');
     return { ...issued, ...(request.tokenId !== undefined ? { tokenId: request.tokenId } : {}) };

@@ -31,7 +31,8 @@ export interface AdminDoor {
 
 /** The control operations the SDK's set-up calls are (EmulatorControls has them). */
 export interface AdminControls {
-  issueToken(request: TokenRequest): Promise<IssuedToken>;
+  /** Signs a token; 'sdk': its portable endpoint is the gRPC TLS door's when that is on (EmulatorControls.issueToken). */
+  issueToken(request: TokenRequest, audience?: 'http' | 'sdk'): Promise<IssuedToken>;
   cacheNames(): string[];
   /** Creates a cache; false when it exists. Throws past the bound, or when the store cannot (a shared one). */
   createCache(cache: string): boolean;

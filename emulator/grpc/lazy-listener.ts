@@ -1,11 +1,13 @@
-import { createServer, connect, type Socket } from 'node:net';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { listenOn } from './listen.js';
 import type { Reachability } from './reachability.js';
 
 // The gRPC port, listened on at start for the cost of a socket: @grpc/grpc-js and the generated
 // code (about 45 ms to load) are loaded when the first connection arrives, and each connection is
 // passed through to the gRPC server they start on an internal loopback port. A run that no SDK
-// connects to never loads them.
+// connects to never loads them. The same with TLS (--grpc-tls-port): each connection is decrypted
+// here (ALPN h2, as gRPC clients ask) and passed through in plaintext.
 
 export interface LazyListener {
   port: number;
@@ -15,12 +17,14 @@ export interface LazyListener {
 /**
  * Listens on host:port; `open` starts the real server once and answers its internal port. While
  * `reachability` is blocked (test-admin), connections are refused and a block drops open ones.
+ * With `tls`, connections are TLS with that certificate.
  */
 export async function listenLazily(
   host: string,
   port: number,
   open: () => Promise<number>,
   reachability: Reachability,
+  tls?: { cert: string; key: string },
 ): Promise<LazyListener> {
   let opening: Promise<number> | undefined;
   const sockets = new Set<Socket>();
@@ -31,7 +35,7 @@ export async function listenLazily(
   const stopWatching = reachability.onBlock(() => {
     for (const socket of [...sockets]) socket.destroy();
   });
-  const server = createServer((client) => {
+  const serve = (client: Socket) => {
     if (reachability.blocked) return void client.destroy();
     track(client);
     client.pause();
@@ -53,7 +57,18 @@ export async function listenLazily(
       },
       () => client.destroy(),
     );
-  });
+  };
+  let server: Server;
+  if (tls === undefined) server = createServer(serve);
+  else {
+    try {
+      server = createTlsServer({ cert: tls.cert, key: tls.key, ALPNProtocols: ['h2'] }, serve);
+    } catch (error) {
+      throw new Error(`The TLS certificate and key do not make a pair: ${(error as Error).message}`);
+    }
+    // A client that does not trust the certificate, or speaks plaintext here, ends its own connection.
+    server.on('tlsClientError', (_error: Error, socket: Socket) => socket.destroy());
+  }
   const listening = await listenOn(server, port, host);
   return {
     port: listening,

@@ -392,7 +392,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     authorize: (metadata, inBody, record) => authorizeControl(metadata, record, inBody),
     record: recordCall,
     controls: {
-      issueToken: (request) => controls.issueToken(request),
+      issueToken: (request) => controls.issueToken(request, 'sdk'),
       cacheNames: () => controls.cacheNames(),
       createCache: (cache) => controls.createCache(cache),
       deleteCache: (cache) => {

@@ -36,20 +36,28 @@ async function ownCertificate(certPath: string, keyPath: string): Promise<KeyPai
   return { cert: await read(certPath, 'certificate'), key: await read(keyPath, 'key') };
 }
 
+export interface ServerCertificate {
+  pair: KeyPair;
+  /** The local authority's certificate (PEM) clients trust; none with the user's own certificate. */
+  authority: string | undefined;
+}
+
+export type CertificateSettings = Pick<HttpsSettings, 'tlsDir' | 'tlsCert' | 'tlsKey' | 'endpoint'>;
+
+/** The TLS ports' certificate: the user's (--tls-cert, --tls-key) or one the local authority signs. */
+export async function serverCertificate(settings: CertificateSettings): Promise<ServerCertificate> {
+  if (settings.tlsCert !== undefined && settings.tlsKey !== undefined)
+    return { pair: await ownCertificate(settings.tlsCert, settings.tlsKey), authority: undefined };
+  const dir = settings.tlsDir ?? defaultTlsDir();
+  const local = await localCertificate(dir, certificateNames(settings.endpoint)).catch((error: Error) => {
+    throw new Error(`Cannot keep the local certificate authority in ${dir}: ${error.message}`);
+  });
+  return { pair: local.certificate, authority: local.authority.cert };
+}
+
 /** Listens on host:httpsPort and passes each decrypted connection to `server`. */
 export async function startHttpsPort(server: Server, settings: HttpsSettings): Promise<HttpsPort> {
-  let pair: KeyPair;
-  let authority: string | undefined;
-  if (settings.tlsCert !== undefined && settings.tlsKey !== undefined) {
-    pair = await ownCertificate(settings.tlsCert, settings.tlsKey);
-  } else {
-    const dir = settings.tlsDir ?? defaultTlsDir();
-    const local = await localCertificate(dir, certificateNames(settings.endpoint)).catch((error: Error) => {
-      throw new Error(`Cannot keep the local certificate authority in ${dir}: ${error.message}`);
-    });
-    pair = local.certificate;
-    authority = local.authority.cert;
-  }
+  const { pair, authority } = await serverCertificate(settings);
   const sockets = new Set<Socket>();
   let tls;
   try {

@@ -16,16 +16,23 @@ export function hostOf(endpoint: string): string {
   return colon === -1 || endpoint.indexOf(':') !== colon ? endpoint : endpoint.slice(0, colon);
 }
 
-/** localhost, *.localhost, api.cache.localhost, the loopback addresses, and api.cache.<host> of the endpoint. */
+/** The names the provider's SDKs connect to for an endpoint (cache., control., token.), and HTTP clients (api.cache.). */
+const serviceNames = (host: string) => [`api.cache.${host}`, `cache.${host}`, `control.${host}`, `token.${host}`];
+
+/**
+ * localhost, *.localhost, the service names under localhost, the loopback addresses, and the
+ * endpoint's host with its service names. The service names are listed one by one: TLS clients
+ * do not match a wildcard one label above a top-level name (*.localhost).
+ */
 export function certificateNames(endpoint: string | undefined): CertificateNames {
-  const dns = ['localhost', '*.localhost', 'api.cache.localhost'];
+  const dns = ['localhost', '*.localhost', ...serviceNames('localhost')];
   const ips = ['127.0.0.1', '::1'];
   const host = endpoint === undefined ? undefined : hostOf(endpoint).toLowerCase();
   if (host !== undefined && host !== '') {
     if (isIP(host)) {
       if (!ips.includes(host)) ips.push(host);
     } else if (host !== 'localhost' && !host.endsWith('.localhost')) {
-      dns.push(host, `api.cache.${host}`);
+      dns.push(host, ...serviceNames(host));
     }
   }
   return { dns, ips };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Authenticator } from '../../emulator/auth/authenticator.js';
-import { issueToken, signingKeyBytes } from '../../emulator/auth/tokens.js';
+import { issueToken, sdkEndpoint, sdkKey, signingKeyBytes } from '../../emulator/auth/tokens.js';
 import { Clock } from '../../emulator/clock.js';
 
 // The authenticator remembers verdicts by digest and the last credential looked up beside its
@@ -56,5 +56,49 @@ describe('Authenticator.known', () => {
     expect(auth.known(token)).toMatchObject({ kind: 'token' });
     clock.advance(61_000);
     expect(() => auth.known(token)).toThrow(expect.objectContaining({ code: 'expired_token' }));
+  });
+});
+
+describe("an API key's SDK form (a JWT naming the gRPC TLS door and the key)", () => {
+  const endpoint = 'localhost:4548';
+
+  it('authenticates as the key it names, and carries the endpoints an SDK reads (c, cp), not the key', async () => {
+    const { auth } = authenticator();
+    const form = await sdkKey('second-key-12345', signingKeyBytes(SIGNING_KEY), endpoint);
+    expect(await auth.authenticate(form)).toEqual({ kind: 'apiKey' });
+    const claims = JSON.parse(Buffer.from(form.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({ c: endpoint, cp: endpoint });
+    expect(JSON.stringify(claims)).not.toContain('second-key');
+  });
+
+  it('is refused for a key the emulator does not have, or signed with another signing key', async () => {
+    const { auth } = authenticator();
+    const unknown = await sdkKey('removed-key-12345', signingKeyBytes(SIGNING_KEY), endpoint);
+    await expect(auth.authenticate(unknown)).rejects.toMatchObject({ code: 'invalid_token' });
+    const foreign = await sdkKey(KEY, signingKeyBytes('another-signing-key-0123'), endpoint);
+    await expect(auth.authenticate(foreign)).rejects.toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('gives tokens the same endpoint claims when the door is on', async () => {
+    const permissions = [{ role: 'publishsubscribe' as const, cache: '*', topic: '*' }];
+    const { token } = await issueToken({ ttlSeconds: 60, permissions }, signingKeyBytes(SIGNING_KEY), 0, 'e', endpoint);
+    const jwt = (JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { api_key: string }).api_key;
+    expect(JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({
+      c: endpoint,
+      cp: endpoint,
+    });
+  });
+});
+
+describe('sdkEndpoint', () => {
+  it('names localhost for loopback and every interface, the endpoint host when one is set, else the host', () => {
+    expect(sdkEndpoint(undefined, '127.0.0.1', 4548)).toBe('localhost:4548');
+    expect(sdkEndpoint(undefined, '0.0.0.0', 4548)).toBe('localhost:4548');
+    expect(sdkEndpoint('emulator.internal:4545', '0.0.0.0', 4548)).toBe('emulator.internal:4548');
+    expect(sdkEndpoint(undefined, '10.0.0.5', 4548)).toBe('10.0.0.5:4548');
+    expect(sdkEndpoint('[fd00::1]:4545', '::', 4548)).toBe('[fd00::1]:4548');
   });
 });
