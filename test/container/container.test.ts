@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CredentialProvider, TopicClient, TopicConfigurations, TopicSubscribe } from '@gomomento/sdk';
+import { CredentialProvider, TopicClient, TopicConfigurations, TopicPublish, TopicSubscribe } from '@gomomento/sdk';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -48,6 +48,7 @@ beforeAll(async () => {
     container = await new TopicsEmulatorContainer(image)
       .withCaches('default-cache', 'orders')
       .withAdminKey('container-test-admin-key')
+      .withTestAdmin()
       .withScenario({
         name: 'container-test',
         faults: [{ operation: 'publish', cache: 'default-cache', topic: 'scenario-fault', status: 503, count: 1 }],
@@ -100,6 +101,30 @@ describe('TopicsEmulatorContainer', () => {
     } finally {
       if (subscription instanceof TopicSubscribe.Subscription) subscription.unsubscribe();
     }
+  });
+
+  it("serves momento-local's test-admin port (withTestAdmin): blocked, the SDK's calls fail; unblocked, they pass", async () => {
+    const emulator = started();
+    const admin = (path: string) =>
+      fetch(`http://${emulator.getHost()}:${emulator.getTestAdminPort()}${path}`, {
+        headers: { 'x-emulator-admin-key': 'container-test-admin-key' },
+      });
+    const topics = new TopicClient({
+      configuration: TopicConfigurations.Default.latest(),
+      credentialProvider: CredentialProvider.forMomentoLocal(emulator.getGrpcEndpoint()),
+    });
+    expect(await topics.publish('default-cache', 'test-admin', 'before')).toBeInstanceOf(TopicPublish.Success);
+    expect(await (await admin('/block')).json()).toEqual({ blocked: true });
+    try {
+      expect(await topics.publish('default-cache', 'test-admin', 'blocked')).toBeInstanceOf(TopicPublish.Error);
+    } finally {
+      expect(await (await admin('/unblock')).json()).toEqual({ blocked: false });
+    }
+    await vi.waitFor(
+      async () =>
+        expect(await topics.publish('default-cache', 'test-admin', 'after')).toBeInstanceOf(TopicPublish.Success),
+      { timeout: 15_000, interval: 200 },
+    );
   });
 
   it('serves the caches given by withCaches and no others', async () => {
