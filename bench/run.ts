@@ -12,6 +12,7 @@ import { redis } from './figures/redis.js';
 import { bFastifyContender, emulatorContender, startup } from './figures/startup.js';
 import { throughput } from './figures/throughput.js';
 import { cache } from './figures/cache.js';
+import { historyCheck } from './figures/history-check.js';
 import { verdict } from './figures/verdict.js';
 import { SwarmProcess } from './load/swarm-process.js';
 import { layerCosts } from './profile/layer-costs.js';
@@ -39,6 +40,7 @@ const figures: Figure[] = [
   idle,
   memoryLongRun,
   conformance,
+  historyCheck,
   verdict,
   grpc,
   redis,

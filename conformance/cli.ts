@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // topics-conformance: flags, environment and config file -> a run -> reports -> exit code
 // (0 every rule that ran passed, 1 a rule failed, 2 usage or connection error).
+// `topics-conformance history ...`: the stream-history checker (history/cli.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
@@ -10,6 +11,7 @@ import { renderJson } from './reporters/json.js';
 import { renderJunit } from './reporters/junit.js';
 import { renderTable } from './reporters/table.js';
 import { catalogue } from './rules/index.js';
+import { historyMain } from './history/cli.js';
 import { ConnectionError, runConformance } from './run.js';
 import { spawnEmulator, type SpawnedEmulator } from './spawn.js';
 
@@ -195,6 +197,10 @@ function program(): Command {
     )
     .addOption(option('--compare-token <token>', 'token for --compare-base-url (default: --token)', 'COMPARE_TOKEN'))
     .addOption(option('--compare-cache <name>', 'cache for --compare-base-url (default: --cache)', 'COMPARE_CACHE'))
+    .addHelpText(
+      'after',
+      '\nAlso: topics-conformance history [options]: concurrent publishers and subscribers, their history checked for lost,\nduplicated, reordered and unannounced-gap messages (topics-conformance history --help).',
+    )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 }
@@ -313,7 +319,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-void main(process.argv).then((code) => {
+const entry = process.argv[2] === 'history' ? historyMain(process.argv.slice(3)) : main(process.argv);
+void entry.then((code) => {
   // Idle keep-alive sockets of fetch would hold the process open for a while: exit once
   // everything written has been flushed.
   process.stdout.write('', () => process.exit(code));

@@ -1,12 +1,12 @@
 // The topics-conformance command as a user runs it: exit codes, reports, config file and
 // environment variables, rule listing.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { startBrokenServer, type BrokenServer } from '../../fixtures/broken/server.js';
+import { conformanceCli } from './conformance-cli.js';
 
 let emulator: RunningEmulator;
 let broken: BrokenServer;
@@ -22,23 +22,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr })); // after its output is read to the end
-  });
-}
+const cli = conformanceCli;
 
 describe.concurrent('topics-conformance CLI', () => {
   it('exits 1 on a failed rule, writes JUnit and JSON reports, and prints a curl command with $TOKEN', async () => {
