@@ -245,6 +245,24 @@ async function serve(flags: Flags): Promise<void> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  watchNpxWrapper(() => stop('npx exited'));
+}
+
+/**
+ * Under `npx topics-emulator` (npm exec, through `sh -c`), a SIGTERM sent to npx ends npx and the
+ * shell but never reaches this process, which would be left running on its ports. Started so
+ * (npm_command=exec), the emulator stops as on SIGTERM once the process that started it is gone
+ * (its parent is no longer the one it had). Run any other way, it is left alone.
+ */
+function watchNpxWrapper(stop: () => void): void {
+  if (process.env['npm_command'] !== 'exec') return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, 500);
+  watch.unref();
 }
 
 /** The server settings the token command takes too. */

@@ -1,7 +1,7 @@
 import controlDocument from '../openapi/generated/control.json' with { type: 'json' };
 import topicsDocument from '../openapi/generated/topics.json' with { type: 'json' };
 import type { ChaosInput, ChaosKind, FaultRuleInput, Permission } from '../openapi/generated/control-types.js';
-import { ADMIN_OPERATIONS, CACHE_OPERATIONS, journalledAs } from './requests.js';
+import { ADMIN_OPERATIONS, CACHE_OPERATIONS, TEST_ADMIN_OPERATIONS, journalledAs } from './requests.js';
 
 // The enums and defaults the code acts on, read from the compiled control document
 // (openapi/control.yaml) instead of restated: the YAML is their one home.
@@ -88,5 +88,6 @@ export const operationIds: ReadonlySet<string> = new Set([
     ),
   ),
   ...ADMIN_OPERATIONS,
+  ...TEST_ADMIN_OPERATIONS,
   ...CACHE_OPERATIONS.filter((operation) => journalledAs(operation) === operation),
 ]);

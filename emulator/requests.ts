@@ -20,6 +20,9 @@ export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>,
 export const ADMIN_OPERATIONS = ['generateDisposableToken', 'createCache', 'deleteCache', 'listCaches'] as const;
 export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];
 
+/** The test-admin port's requests, journalled as control-plane requests (grpc/test-admin.ts). */
+export const TEST_ADMIN_OPERATIONS = ['testAdminBlock', 'testAdminUnblock'] as const;
+
 export const CACHE_OPERATIONS = [
   'get',
   'get-with-hash',

@@ -3,6 +3,8 @@ import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
+import type { ExchangeFacts } from '../exchange.js';
+import { TEST_ADMIN_OPERATIONS } from '../requests.js';
 import type { Log } from '../logging.js';
 import { listenOn } from './listen.js';
 import type { Reachability } from './reachability.js';
@@ -11,11 +13,43 @@ import type { Reachability } from './reachability.js';
 // call through their TestAdminClient: `GET /block` makes the gRPC door unreachable (its open
 // streams and calls drop, new connections are refused, gRPC-web answers UNAVAILABLE), `GET
 // /unblock` restores it. Each answers 200 `{"blocked": true|false}`; anything else is 404. With
-// an admin key it is needed in X-Emulator-Admin-Key, as on the control plane.
+// an admin key it is needed in X-Emulator-Admin-Key, as on the control plane. A block or unblock
+// that was served is journalled as a control-plane request (`testAdminBlock`, `testAdminUnblock`),
+// so the dashboard's journal and `GET /_emulator/requests` show when the door was unreachable.
 
 export interface TestAdminPort {
   port: number;
   close(): Promise<void>;
+}
+
+/** A served block or unblock as the journal records a control-plane request (the admin key never kept). */
+function journalFacts(operation: string, path: string, at: number, request: IncomingMessage): ExchangeFacts {
+  return {
+    protocol: 'http',
+    plane: 'control',
+    operation,
+    method: 'GET',
+    path,
+    at,
+    durationMs: 0,
+    connectionId: 0,
+    cache: null,
+    topic: null,
+    cursor: null,
+    client: null,
+    credentialPlace: request.headers[ADMIN_KEY_HEADER] === undefined ? 'none' : 'header',
+    bearer: false,
+    status: 200,
+    code: null,
+    retryAfterSeconds: null,
+    decidedBy: null,
+    items: [],
+    page: null,
+    discontinuity: null,
+    dropped: false,
+    clientGone: false,
+    waitedMs: 0,
+  };
 }
 
 export async function startTestAdmin(
@@ -38,13 +72,13 @@ export async function startTestAdmin(
       if (path === '/block') reachability.block();
       else reachability.unblock();
       options.log.info(`test-admin: the gRPC door is ${reachability.blocked ? 'blocked (unreachable)' : 'unblocked'}`);
-      if (options.events.listens('control'))
-        options.events.emit({
-          kind: 'control',
-          at: options.clock.now(),
-          operationId: reachability.blocked ? 'testAdminBlock' : 'testAdminUnblock',
-        });
+      const [block, unblock] = TEST_ADMIN_OPERATIONS;
+      const operationId = reachability.blocked ? block : unblock;
+      const at = options.clock.now();
+      if (options.events.listens('control')) options.events.emit({ kind: 'control', at, operationId });
       answer(response, 200, { blocked: reachability.blocked });
+      if (options.events.listens('request'))
+        options.events.emit({ kind: 'request', at, record: journalFacts(operationId, path, at, request) });
     } catch (error) {
       const known = error instanceof EmulatorError ? error : new EmulatorError('internal_error');
       answer(response, known.status, known.toBody());

@@ -39,6 +39,11 @@ describe('--test-admin-port', () => {
       expect(heartbeats).toBe(whileBlocked);
       expect(await (await admin('/unblock')).json()).toEqual({ blocked: false });
       await until(() => heartbeats > whileBlocked, 'heartbeats again', 20_000);
+      // Journalled as control-plane requests: the dashboard's journal shows when the door was unreachable.
+      for (const operation of ['testAdminBlock', 'testAdminUnblock']) {
+        const { entries } = await emulator.requests({ operation });
+        expect(entries.map((e) => [e.plane, e.method, e.status])).toEqual([['control', 'GET', 200]]);
+      }
     } finally {
       (subscription as TopicSubscribe.Subscription).unsubscribe();
     }

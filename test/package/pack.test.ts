@@ -200,9 +200,7 @@ describe('npm package', () => {
   }, 180_000);
 
   it('runs with npx from the fresh project: round trip, then SIGTERM stops the whole process group', async () => {
-    // npx runs the bin under `sh -c`, and sh does not pass SIGTERM on: a signal to npx alone
-    // orphans the emulator (and npx exits 143). Terminals, CI runners and process managers
-    // signal the process group, so that is what this test does.
+    // Terminals, CI runners and process managers signal the process group.
     const emulator = await startProcess('npx', ['topics-emulator', '--port', '0']);
     await expectRoundTrip(emulator.baseUrl, DEV_API_KEY, 'default-cache', `npx-${Date.now()}`);
 
@@ -213,6 +211,19 @@ describe('npm package', () => {
       15_000,
       () => `not all gone 15 s after SIGTERM; output:\n${emulator.output()}`,
     );
+  }, 60_000);
+
+  it('stops when npx alone gets SIGTERM, though the shell npx runs it under does not pass the signal on', async () => {
+    const emulator = await startProcess('npx', ['topics-emulator', '--port', '0']);
+    await expectRoundTrip(emulator.baseUrl, DEV_API_KEY, 'default-cache', `npx-alone-${Date.now()}`);
+    emulator.child.kill('SIGTERM'); // npx only: sh and the emulator are not signalled
+    // 'close' comes once every process holding the output pipes has exited, the emulator too.
+    await withTimeout(
+      once(emulator.child, 'close'),
+      15_000,
+      () => `the emulator outlived npx by 15 s; output:\n${emulator.output()}`,
+    );
+    expect(emulator.output()).toContain('"signal":"npx exited"');
   }, 60_000);
 
   it('the installed bin exits 0 on SIGTERM after serving', async () => {
