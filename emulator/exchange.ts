@@ -24,3 +24,38 @@ export type DiscontinuityFacts = NonNullable<ExchangeFacts['discontinuity']>;
 
 /** The operation the HTTP exchange of a gRPC-web call is named: not journalled, as the door journals the call itself. */
 export const GRPC_WEB_OPERATION = 'grpcWeb';
+
+/** What every exchange's facts start from: the request's own, and nothing decided yet. */
+export function openedFacts(
+  request: Pick<
+    ExchangeFacts,
+    | 'protocol'
+    | 'plane'
+    | 'operation'
+    | 'method'
+    | 'path'
+    | 'at'
+    | 'connectionId'
+    | 'cache'
+    | 'topic'
+    | 'cursor'
+    | 'credentialPlace'
+  >,
+): ExchangeFacts {
+  return {
+    ...request,
+    durationMs: 0,
+    client: null,
+    bearer: false,
+    status: null,
+    code: null,
+    retryAfterSeconds: null,
+    decidedBy: null,
+    items: [],
+    page: null,
+    discontinuity: null,
+    dropped: false,
+    clientGone: false,
+    waitedMs: 0,
+  };
+}

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/authenticator.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
-import type { ExchangeFacts, SubscribeCursor } from '../exchange.js';
+import { openedFacts, type ExchangeFacts, type SubscribeCursor } from '../exchange.js';
 import { clientIdentity, hidden, recordError, recordRefusedClient, type ClientDigest } from '../recording.js';
 import type { AdminOperation, CacheOperation, Effect, JOURNALLED_AS, ServiceOperation } from '../requests.js';
 import type { Discontinuity } from '../topics/read-plan.js';
@@ -71,32 +71,19 @@ export function callRecorder(events: EmulatorEvents, clock: Clock, digest: Clien
     open(call) {
       if (!events.listens('request')) return NO_RECORD;
       const opened = performance.now();
-      const facts: ExchangeFacts = {
+      const facts: ExchangeFacts = openedFacts({
         protocol: 'grpc',
         plane: 'service',
         operation: call.operation,
         method: 'POST',
         path: call.path,
         at: clock.now(),
-        durationMs: 0,
         connectionId: connectionOf(call.peer),
         cache: call.cache === null ? null : hidden(call.cache),
         topic: call.topic === null ? null : hidden(call.topic),
         cursor: call.cursor,
-        client: null,
         credentialPlace: call.credentialPresent ? 'header' : 'none',
-        bearer: false,
-        status: null,
-        code: null,
-        retryAfterSeconds: null,
-        decidedBy: null,
-        items: [],
-        page: null,
-        discontinuity: null,
-        dropped: false,
-        clientGone: false,
-        waitedMs: 0,
-      };
+      });
       const streaming = call.operation === 'subscribe';
       // The items since the last discontinuity: the first and how many (kept as two numbers, whatever the stream's length).
       let from = 0;

@@ -3,7 +3,7 @@ import { ADMIN_KEY_HEADER, adminKeyVerifier } from '../auth/admin-key.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { EmulatorEvents } from '../events.js';
-import type { ExchangeFacts } from '../exchange.js';
+import { openedFacts, type ExchangeFacts } from '../exchange.js';
 import { TEST_ADMIN_OPERATIONS } from '../requests.js';
 import type { Log } from '../logging.js';
 import { listenOn } from './listen.js';
@@ -24,32 +24,21 @@ export interface TestAdminPort {
 
 /** A served block or unblock as the journal records a control-plane request (the admin key never kept). */
 function journalFacts(operation: string, path: string, at: number, request: IncomingMessage): ExchangeFacts {
-  return {
+  const facts = openedFacts({
     protocol: 'http',
     plane: 'control',
     operation,
     method: 'GET',
     path,
     at,
-    durationMs: 0,
     connectionId: 0,
     cache: null,
     topic: null,
     cursor: null,
-    client: null,
     credentialPlace: request.headers[ADMIN_KEY_HEADER] === undefined ? 'none' : 'header',
-    bearer: false,
-    status: 200,
-    code: null,
-    retryAfterSeconds: null,
-    decidedBy: null,
-    items: [],
-    page: null,
-    discontinuity: null,
-    dropped: false,
-    clientGone: false,
-    waitedMs: 0,
-  };
+  });
+  facts.status = 200;
+  return facts;
 }
 
 export async function startTestAdmin(
