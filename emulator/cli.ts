@@ -330,7 +330,7 @@ const program = usageErrors(
 );
 for (const [group, keys] of Object.entries(settingGroups))
   for (const key of keys) program.addOption(settingOptions.get(key)!.helpGroup(`${group}:`));
-program.addOption(configFileOption.helpGroup('Logging:'));
+program.addOption(configFileOption.helpGroup('Config file:'));
 program.addHelpText(
   'after',
   `
@@ -341,7 +341,11 @@ Examples:
   npx topics-emulator --store redis://127.0.0.1:6379  a replica sharing its topics through Redis
   npx topics-emulator token --topic news --role subscribeonly --ttl 1h
   npx topics-emulator exam -- node my-client.mjs      judge your client through a gauntlet of faults
-  npx topics-conformance --base-url URL --token T     check any endpoint, live or emulated, against the contract
+  npx topics-emulator --grpc-tls-port 4548           also the SDKs over TLS, configured from MOMENTO_API_KEY alone
+  npx topics-conformance --base-url URL --token T --cache C
+                                                      check any endpoint, live or emulated, against the contract
+  npx topics-conformance history --base-url URL --token T --cache C
+                                                      find lost, duplicated, reordered messages under concurrent load
 
 Every option is also an environment variable (shown) and a key of a --config file.`,
 );

@@ -94,7 +94,13 @@ function buildRegistry(prom: PromClient, { recorder, store, waiting }: Sources):
       for (const { labels, count } of recorder.requests.values()) this.inc(labels, count);
     },
   });
-  counter(prom, registry, 'publishes_total', 'Messages published.', () => recorder.publishes);
+  counter(
+    prom,
+    registry,
+    'publishes_total',
+    'Messages published: publishes answered 2xx, from any door.',
+    () => recorder.publishes,
+  );
   counter(prom, registry, 'deliveries_total', 'Items delivered in subscribe answers.', () => recorder.deliveries);
   counter(
     prom,

@@ -255,6 +255,19 @@ describe('npx topics-emulator', () => {
     expect(await help.exited).toBe(0);
     for (const flag of ['--host', '--port', '--cache', '--api-key', '--config', '--log-level'])
       expect(help.stdout()).toContain(flag);
+    // The config file has its own heading, not Logging's.
+    expect(help.stdout()).toMatch(/\nConfig file:\n {2}--config <file>/);
+  });
+
+  it("--help's conformance examples carry every flag the suite requires (--cache with --base-url)", async () => {
+    const help = runCli(['--help']);
+    expect(await help.exited).toBe(0);
+    const examples = help
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('npx topics-conformance'));
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const line of examples) expect(line).toMatch(/--base-url \S+ --token \S+ --cache \S+/);
   });
 
   it("sets V8's inlining budget for its request path, unless Node was given one", async () => {
