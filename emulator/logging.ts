@@ -16,7 +16,9 @@ export type Log = Pick<Logger, 'level' | 'fatal' | 'error' | 'warn' | 'info' | '
 // a token's in any spelling a parser could take for one: `token`, `token[]`, `token[0]`, and
 // `token%3D...` (the whole parameter is the name, with the value in it).
 
-const TOKEN_NAME = /^token(\[[^\]]*\])*(=|$)/;
+// Spaces around the name too (`token+=...`, `token%20=...`): no parser takes it for the token, but
+// a reader would.
+const TOKEN_NAME = /^\s*token\s*(\[[^\]]*\])*\s*(=|$)/;
 
 function decoded(text: string): string {
   const spaced = text.replaceAll('+', ' ');
@@ -42,11 +44,14 @@ const SEPARATORS = '?&#;';
 
 export function redactUrl(given: string): string {
   // Most URLs and paths have no parameter at all: nothing to scan.
-  if (!/[?&#;]|%3b/i.test(given)) return given;
-  // In the path an encoded ';' (`t%3Btoken=...`) is one to the router too: it decodes the topic.
+  if (!/[?&#;]|%3b|%3f|%23/i.test(given)) return given;
+  // In the path an encoded ';', '?' or '#' (`t%3Btoken=...`, `t%3Ftoken=...`) is one once the
+  // router decodes the topic: a topic so named is kept masked as the URL is.
   const pathEnd = given.search(/[?#]/);
   const path = pathEnd === -1 ? given : given.slice(0, pathEnd);
-  const url = /%3b/i.test(path) ? path.replace(/%3b/gi, ';') + given.slice(path.length) : given;
+  const url = /%3b|%3f|%23/i.test(path)
+    ? path.replace(/%3b/gi, ';').replace(/%3f/gi, ';').replace(/%23/gi, ';') + given.slice(path.length)
+    : given;
   const queryStart = url.search(/[?#]/);
   let out = '';
   let i = 0;

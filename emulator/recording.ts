@@ -11,11 +11,11 @@ import type { ReadAnswer } from './topics/subscriber.js';
 // (http/exchanges.ts) and the gRPC door (grpc/calls.ts) each open the facts their own way.
 
 /**
- * A path or name as the facts keep it: a token put there by mistake (`/topics/c/t;token=...`, a
- * topic named so) is kept by nothing, as the journal, the event stream and the client judge read
- * these facts.
+ * A path or name as the facts keep it: a token put there by mistake (`/topics/c/t;token=...`,
+ * `t%3Ftoken=...`, `t#token=...`, a topic named so) is kept by nothing, as the journal, the event
+ * stream and the client judge read these facts.
  */
-export const hidden = (text: string): string => (text.includes(';') || /%3b/i.test(text) ? redactUrl(text) : text);
+export const hidden = (text: string): string => (/[;?#]|%3b|%3f|%23/i.test(text) ? redactUrl(text) : text);
 
 /** Names a credential that has no token id without revealing it (the Authenticator). */
 export interface ClientDigest {

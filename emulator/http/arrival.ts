@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { EmulatorError } from '../errors.js';
 import type { CorsHeaders } from '../security/cors.js';
 import type { BareTypeReader } from './body-parsers.js';
 import type { ConnectionGuard } from './connection-guard.js';
@@ -26,10 +27,15 @@ import { Exchange, nameExchange } from './exchanges.js';
 export type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 
 /** The onRequest hook of every request: the connection's checks, then the CORS headers. */
+const FRAGMENT = "The request is malformed: a request target has no fragment ('#'); percent-encode it as %23.";
+
 export function arrivalHook(guard: ConnectionGuard, cors: CorsHeaders): OnRequestHook {
   return function arrival(request, reply, done) {
     const exchange = new Exchange();
     request.exchange = exchange;
+    // A request target never has a fragment (RFC 9112); the router would read one as the query,
+    // so `/topics/c/t#token=...` would be served with the fragment's token. Refused.
+    if (request.url.includes('#')) return done(new EmulatorError('invalid_request', FRAGMENT));
     const refusal = guard(request, reply, exchange);
     if (refusal !== undefined) return done(refusal);
     cors(request, reply);

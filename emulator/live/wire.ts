@@ -1,4 +1,5 @@
 import type { EmulatorEvent, EventValue } from '../events.js';
+import { hidden } from '../recording.js';
 
 // What the event stream sends for each internal event: the event itself, except that a
 // message's value is cut to a preview (the dashboard shows a line of it, and one large
@@ -34,8 +35,17 @@ export type PublishedData = Omit<Extract<EmulatorEvent, { kind: 'published' }>, 
 
 /** The `data` of the stream's message for an event (its `event` name is the event's kind). */
 export function wireData(event: EmulatorEvent): unknown {
-  if (event.kind !== 'published') return event;
-  const { value, ...rest } = event;
+  const named = withHiddenNames(event);
+  if (named.kind !== 'published') return named;
+  const { value, ...rest } = named;
   const data: PublishedData = { ...rest, ...previewOf(value) };
   return data;
+}
+
+/** The event with its cache and topic names as the journal keeps them: a token put in one is masked (recording.ts). */
+function withHiddenNames<E extends EmulatorEvent>(event: E): E {
+  if (!('topic' in event) || !('cache' in event)) return event;
+  const cache = hidden(event.cache);
+  const topic = hidden(event.topic);
+  return cache === event.cache && topic === event.topic ? event : { ...event, cache, topic };
 }
