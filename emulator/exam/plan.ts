@@ -135,6 +135,13 @@ function stepOf(value: unknown, where: string): ExamStep {
   return step as ExamStep;
 }
 
+/**
+ * The most steps a plan may play: far more than a minute's gauntlet holds (the standard plan has
+ * five), and few enough that judging, which looks at each step's window of the journal, stays
+ * quick whatever the plan.
+ */
+export const MAX_STEPS = 100;
+
 /** A plan file: a scenario plus `exam: { durationMs, publishEveryMs, publishUntilMs, steps }`. */
 export function parsePlan(text: string, source: string, durationMs?: number): ExamPlan {
   let value: Record<string, unknown>;
@@ -162,6 +169,8 @@ export function parsePlan(text: string, source: string, durationMs?: number): Ex
   const base = standardPlan(durationMs ?? (exam.durationMs as number | undefined) ?? DEFAULT_DURATION_MS);
   const steps = exam.steps === undefined ? base.steps : exam.steps;
   if (!Array.isArray(steps)) throw new ExamPlanError(`${source}: exam.steps must be a list`);
+  if (steps.length > MAX_STEPS)
+    throw new ExamPlanError(`${source}: exam.steps may hold at most ${MAX_STEPS} steps (it has ${steps.length})`);
   let checkedScenario: Scenario | undefined;
   try {
     if (Object.keys(scenario).length > 0) checkedScenario = checked('Scenario', scenario);

@@ -25,9 +25,14 @@ describe('an exam plan out of range', () => {
       /retryAfterSeconds must be a whole number from 0 to 60/,
     ],
     ['a step after the end', { kind: 'page-change', atMs: 120_000 }, /atMs must be a whole number from 0 to 59999/],
+    [
+      'thirty thousand steps (it ran on for minutes and ignored SIGTERM)',
+      Array.from({ length: 30_000 }, (_, i) => ({ kind: 'page-change', atMs: i % 50_000 })),
+      /exam\.steps may hold at most 100 steps \(it has 30000\)/,
+    ],
   ])('is refused before anything starts: %s', async (_what, step, reason) => {
     const plan = join(dir, 'plan.json');
-    writeFileSync(plan, JSON.stringify({ exam: { durationMs: 60_000, steps: [step] } }));
+    writeFileSync(plan, JSON.stringify({ exam: { durationMs: 60_000, steps: Array.isArray(step) ? step : [step] } }));
     const marker = join(dir, 'client-ran');
     const run = runCli([
       'exam',
