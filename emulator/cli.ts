@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readNamedFile } from './files.js';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePermissions, roles, type Permission } from './auth/permissions.js';
@@ -68,7 +68,7 @@ function list(value: string, previous: string[] | undefined): string[] {
 async function readConfigFile(path: string): Promise<Partial<EmulatorSettings>> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = await readNamedFile(path);
   } catch (error) {
     throw new SettingsError(`Cannot read config file ${path}: ${(error as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from '../files.js';
 import { checked } from '../control/validation.js';
 import type { Scenario } from '../../openapi/generated/control-types.js';
 import { ScenarioError } from '../scenario/load.js';
@@ -232,7 +232,7 @@ async function readPlan(name: string, durationMs?: number): Promise<ExamPlan> {
   if (name === 'compact') return compactPlan(durationMs);
   let text: string;
   try {
-    text = await readFile(name, 'utf8');
+    text = await readNamedFile(name);
   } catch (error) {
     const near = nearestPlan(name);
     throw new ExamPlanError(

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from '../files.js';
 import { checked } from '../control/validation.js';
 import { parseYaml } from '../yaml.js';
 import type { ScenarioInput } from './apply.js';
@@ -31,7 +31,7 @@ export function parseScenario(text: string, source: string): ScenarioInput {
 export async function readScenarioFile(path: string): Promise<ScenarioInput> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readNamedFile(path);
   } catch (error) {
     throw new ScenarioError(`Cannot read scenario file ${path}: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { readNamedFile } from '../files.js';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -100,7 +101,7 @@ function issue(authority: KeyPair, names: CertificateNames): KeyPair {
 
 async function readPair(certPath: string, keyPath: string): Promise<KeyPair | undefined> {
   try {
-    return { cert: await readFile(certPath, 'utf8'), key: await readFile(keyPath, 'utf8') };
+    return { cert: await readNamedFile(certPath), key: await readNamedFile(keyPath) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readNamedFile } from '../files.js';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer } from 'node:tls';
@@ -30,7 +30,7 @@ export interface HttpsSettings {
 
 async function ownCertificate(certPath: string, keyPath: string): Promise<KeyPair> {
   const read = (path: string, what: string) =>
-    readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    readNamedFile(path).catch((error: NodeJS.ErrnoException) => {
       throw new Error(`Cannot read the TLS ${what} ${path}: ${error.code ?? error.message}`);
     });
   return { cert: await read(certPath, 'certificate'), key: await read(keyPath, 'key') };
