@@ -52,7 +52,14 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     events,
     items,
     cache: new CacheOperations(items, clock),
-    faults: new FaultInjector(clock, logger, waiting, pageChanges, shared?.control.firings),
+    faults: new FaultInjector(
+      clock,
+      logger,
+      waiting,
+      pageChanges,
+      shared?.control.firings,
+      settings.maxWaitingSubscribers,
+    ),
     limits: new AccountLimits(
       limitsProfileOf(settings),
       settings.payloadLimitBytes,

@@ -42,7 +42,7 @@ export class FaultInjector {
   active = false;
   private readonly rules: FaultRules;
   /** Requests a fault holds for real time: a reset or a stop answers them. */
-  readonly delays = new Delays();
+  readonly delays: Delays;
   /** momento-local's fault metadata on gRPC calls: its counts per request-id, forgotten on reset. */
   readonly momentoLocal = new MomentoLocalFaults();
   private chaos: Chaos | undefined;
@@ -53,7 +53,10 @@ export class FaultInjector {
     private readonly waiting: WaitingRequests,
     private readonly pages: PageChanges,
     private readonly shared?: SharedFirings,
+    /** The most requests delays may hold at once (--max-waiting). */
+    maxHeld?: number,
   ) {
+    this.delays = new Delays(maxHeld);
     this.rules = new FaultRules(clock, log, shared);
     this.rules.onStart = (rule) => {
       if (rule.phase !== 'waiting') return;

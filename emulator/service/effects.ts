@@ -15,6 +15,12 @@ export type ClientGone = Parameters<Delays['wait']>[1];
 
 export async function applyEffect(effect: Effect, delays: Delays, gone: ClientGone): Promise<EffectOutcome> {
   if (effect.delayMs) {
+    if (delays.full)
+      throw new EmulatorError(
+        'limit_exceeded',
+        `Too many requests held by delay faults (the limit is ${delays.limit}, as --max-waiting): try again shortly.`,
+        { 'retry-after': '1' },
+      );
     const outcome = await delays.wait(effect.delayMs, gone);
     if (outcome === 'client-gone') return 'client-gone';
     if (outcome === 'cancelled')
