@@ -85,6 +85,7 @@ export class InjectedError extends EmulatorError {
 export const MAX_METADATA_DELAY_MS = 60_000;
 /** The most counts kept per request id (momento-local's tests use a new one per test); older ones are forgotten. */
 const MAX_REQUEST_IDS = 10_000;
+const MAX_REQUEST_ID = 256;
 const MAX_COUNT = 1_000_000;
 
 export interface MetadataDecision {
@@ -177,13 +178,22 @@ export class MomentoLocalFaults {
     this.counts.clear();
   }
 
+  /**
+   * A request id's counts. At most MAX_REQUEST_IDS ids are remembered: one more forgets the id
+   * least recently used (a suite's finished tests), never the others' counts. An id longer than
+   * MAX_REQUEST_ID characters is refused: cut short, two ids would share counts.
+   */
   private countOf(requestId: string | undefined): { errors: number; delays: number } {
-    const key = (requestId ?? '').slice(0, 256);
+    const key = requestId ?? '';
+    if (key.length > MAX_REQUEST_ID) throw refused('request-id', key, `is longer than ${MAX_REQUEST_ID} characters`);
     let count = this.counts.get(key);
-    if (count === undefined) {
-      if (this.counts.size >= MAX_REQUEST_IDS) this.counts.clear();
-      this.counts.set(key, (count = { errors: 0, delays: 0 }));
+    if (count !== undefined)
+      this.counts.delete(key); // moved to the end: the most recently used
+    else {
+      count = { errors: 0, delays: 0 };
+      if (this.counts.size >= MAX_REQUEST_IDS) this.counts.delete(this.counts.keys().next().value!);
     }
+    this.counts.set(key, count);
     return count;
   }
 }
