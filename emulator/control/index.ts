@@ -21,6 +21,7 @@ import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
 import { queryOf } from './query.js';
 import { checked } from './validation.js';
+import { EmulatorError } from '../errors.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
 // validated against the document by the route (once); every operation is a method of
@@ -49,6 +50,18 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('resetTopic', (r) => {
       const result = controls.resetTopic(param(r, 'cacheName'), param(r, 'topicName'), body<TopicResetInput>(r));
       return { status: 'previousPage' in result ? 200 : 202, body: result };
+    }),
+    op('listCaches', () => ok({ caches: controls.cacheNames() })),
+    op('createCache', (r) => {
+      const cache = param(r, 'cacheName');
+      const changed = controls.createCache(cache);
+      return { status: changed ? 201 : 200, body: { cache, changed } };
+    }),
+    op('deleteCache', (r) => {
+      const cache = param(r, 'cacheName');
+      if (!controls.deleteCache(cache))
+        throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+      return ok({ cache, changed: true });
     }),
     op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),
     op('getClock', () => ok(controls.clock())),

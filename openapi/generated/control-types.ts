@@ -250,6 +250,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/caches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caches there are, in the order they were made.
+         * @description The same caches the SDK's `CacheClient.listCaches` lists (one operation for both doors):
+         *     the configured ones (`--cache`) and any made since, by this route or the SDK's
+         *     `createCache`. For example `curl localhost:4545/_emulator/caches`.
+         */
+        get: operations["listCaches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/caches/{cacheName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make a cache (nothing changes if it exists).
+         * @description What the SDK's `CacheClient.createCache` does: 201 when made, 200 when it was there
+         *     already. At most 1,000 caches (429). With a Redis store, every replica is given its
+         *     caches at start (`--cache`): 400. A reset comes back to the configured caches.
+         */
+        put: operations["createCache"];
+        post?: never;
+        /**
+         * Delete a cache, its topics and its items.
+         * @description What the SDK's `CacheClient.deleteCache` does: its waiting subscribers are answered,
+         *     its SDK streams end (`NOT_FOUND`), its scheduled page changes are cancelled, its items
+         *     are gone. 404 when there is no such cache.
+         */
+        delete: operations["deleteCache"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/clock": {
         parameters: {
             query?: never;
@@ -789,6 +841,14 @@ export interface components {
             draws?: number;
             /** @description Faults injected so far. */
             injected?: number;
+        };
+        CacheList: {
+            caches: string[];
+        };
+        CacheChange: {
+            cache: string;
+            /** @description Whether this request made (or deleted) the cache; false when it was there already. */
+            changed: boolean;
         };
         TopicState: {
             cache: string;
@@ -1597,6 +1657,121 @@ export interface operations {
             };
         };
     };
+    listCaches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheList"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+        };
+    };
+    createCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cache was there already. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheChange"];
+                };
+            };
+            /** @description The cache was made. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheChange"];
+                };
+            };
+            /** @description The name is not one (`invalid_parameter`), or the store has fixed caches (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The emulator holds as many caches as it may (`limit_exceeded`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cache was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheChange"];
+                };
+            };
+            /** @description The store has fixed caches (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClock: {
         parameters: {
             query?: never;
@@ -2119,6 +2294,8 @@ export type Limits = components['schemas']['Limits'];
 export type ChaosKind = components['schemas']['ChaosKind'];
 export type ChaosInput = components['schemas']['ChaosInput'];
 export type Chaos = components['schemas']['Chaos'];
+export type CacheList = components['schemas']['CacheList'];
+export type CacheChange = components['schemas']['CacheChange'];
 export type TopicState = components['schemas']['TopicState'];
 export type WaitingSubscriberState = components['schemas']['WaitingSubscriberState'];
 export type StatePage = components['schemas']['StatePage'];
