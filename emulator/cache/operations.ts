@@ -159,16 +159,26 @@ export class CacheOperations {
     return this.get(cache, key) === undefined ? undefined : 'scalar';
   }
 
-  /** UpdateTtl, IncreaseTtl, DecreaseTtl: 'set', 'not-set' (the change would not move it that way) or 'missing'. */
-  updateTtl(cache: string, key: Buffer, change: TtlChange): 'set' | 'not-set' | 'missing' {
+  /**
+   * UpdateTtl, IncreaseTtl, DecreaseTtl: 'set' or 'missing'. An increase (decrease) to a TTL not
+   * above (below) the item's remaining one is refused FAILED_PRECONDITION, as the live service
+   * answers it an error (the SDK's own integration tests, x-emulator-cache).
+   */
+  updateTtl(cache: string, key: Buffer, change: TtlChange): 'set' | 'missing' {
     requireKey(key);
     requireTtl(change.ttlMs);
     const now = this.clock.now();
     const item = this.items.get(cache, key, now);
     if (item === undefined) return 'missing';
     const remaining = item.expiresAt - now;
-    if (change.kind === 'increase' && change.ttlMs <= remaining) return 'not-set';
-    if (change.kind === 'decrease' && change.ttlMs >= remaining) return 'not-set';
+    if (
+      (change.kind === 'increase' && change.ttlMs <= remaining) ||
+      (change.kind === 'decrease' && change.ttlMs >= remaining)
+    )
+      throw new EmulatorError(
+        'failed_precondition',
+        `The new TTL (${change.ttlMs} ms) is not ${change.kind === 'increase' ? 'above' : 'below'} the item's remaining TTL (${remaining} ms).`,
+      );
     this.items.set(cache, key, { value: item.value, expiresAt: now + change.ttlMs });
     return 'set';
   }

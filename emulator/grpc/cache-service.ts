@@ -242,13 +242,7 @@ export function cacheService(door: CacheDoor): ServedService {
     UpdateTtl: unary<CacheTypes._UpdateTtlRequest>('update-ttl', 'write', key, (cache, request) => {
       const outcome = items.updateTtl(cache, bytes(request.cache_key), ttlChangeOf(request));
       const R = scs._UpdateTtlResponse;
-      return new R(
-        outcome === 'set'
-          ? { set: new R._Set() }
-          : outcome === 'not-set'
-            ? { not_set: new R._NotSet() }
-            : { missing: new R._Missing() },
-      );
+      return new R(outcome === 'set' ? { set: new R._Set() } : { missing: new R._Missing() });
     }),
     ItemGetTtl: unary<CacheTypes._ItemGetTtlRequest>('item-get-ttl', 'read', key, (cache, request) => {
       const remaining = items.remainingTtl(cache, bytes(request.cache_key));

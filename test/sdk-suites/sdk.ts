@@ -74,7 +74,7 @@ export class Attempts implements Middleware {
 }
 
 /** A cache made for one case and deleted after it, by a client without the case's faults. */
-async function withFreshCache<T>(body: (cacheName: string) => Promise<T>): Promise<T> {
+export async function withFreshCache<T>(body: (cacheName: string) => Promise<T>): Promise<T> {
   const admin = await CacheClient.create({
     configuration: Configurations.Laptop.v1(),
     credentialProvider: momentoLocal(),
