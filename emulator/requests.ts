@@ -17,7 +17,13 @@ export type ServiceOperation = Exclude<NonNullable<FaultRuleInput['operation']>,
  * operation of its cache.
  */
 /** The calls of an SDK's set-up (grpc/admin-services.ts), journalled by these names. */
-export const ADMIN_OPERATIONS = ['generateDisposableToken', 'createCache', 'deleteCache', 'listCaches'] as const;
+export const ADMIN_OPERATIONS = [
+  'generateDisposableToken',
+  'createCache',
+  'deleteCache',
+  'listCaches',
+  'flushCache',
+] as const;
 export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];
 
 /** The test-admin port's requests, journalled as control-plane requests (grpc/test-admin.ts). */

@@ -27,6 +27,7 @@ type Unchanged =
   | 'cacheNames'
   | 'createCache'
   | 'deleteCache'
+  | 'flushCache'
   | 'clock'
   | 'faults'
   | 'endedFaults'
@@ -77,6 +78,7 @@ export function controlApi(controls: EmulatorControls): EmulatorControlApi {
     cacheNames: () => c.cacheNames(),
     createCache: (cache) => c.createCache(cache),
     deleteCache: (cache) => c.deleteCache(cache),
+    flushCache: (cache) => c.flushCache(cache),
     // Checked (and its defaults applied) only when a page is asked for: most callers want the first.
     state: (page) => (page === undefined ? c.state() : c.state(checked('StatePage', page) as Required<StatePage>)),
     // ttlSeconds: the check applied the schema's default.

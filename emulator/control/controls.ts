@@ -209,6 +209,13 @@ export class EmulatorControls {
     return this.changed('deleteCache', store.deleteCache(cache));
   }
 
+  /** Removes every item of a cache, its topics left as they are (false: there is none). */
+  flushCache(cache: string): boolean {
+    if (!this.context.store.hasCache(cache)) return false;
+    this.context.items.clear(cache);
+    return this.changed('flushCache', true);
+  }
+
   /** The topic changes page now, after the message numbered K, or after some clock time. */
   resetTopic(
     cache: string,

@@ -63,6 +63,12 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
         throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
       return ok({ cache, changed: true });
     }),
+    op('flushCache', (r) => {
+      const cache = param(r, 'cacheName');
+      if (!controls.flushCache(cache))
+        throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+      return ok({ cache, changed: true });
+    }),
     op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),
     op('getClock', () => ok(controls.clock())),
     op('setClock', (r) => ok(controls.setClock(body<ClockInput>(r)))),

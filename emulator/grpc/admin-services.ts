@@ -38,6 +38,8 @@ export interface AdminControls {
   createCache(cache: string): boolean;
   /** Deletes a cache, answering its waiting subscribers and ending its streams; false when there is none. */
   deleteCache(cache: string): boolean;
+  /** Removes every item of a cache; false when there is no such cache. */
+  flushCache(cache: string): boolean;
 }
 
 export interface ServedService {
@@ -112,7 +114,7 @@ function unimplemented(service: string, method: string) {
   return (_call: unknown, callback: Grpc.sendUnaryData<unknown>) =>
     callback({
       code: 12,
-      details: `The emulator does not implement ${service}/${method}: it serves Topics (Publish, Subscribe), GenerateDisposableToken, and CreateCache, DeleteCache and ListCaches.`,
+      details: `The emulator does not implement ${service}/${method}: it serves Topics (Publish, Subscribe), the cache's scalar calls, GenerateDisposableToken, and CreateCache, DeleteCache, ListCaches and FlushCache.`,
     });
 }
 
@@ -192,7 +194,7 @@ export function adminServices(door: AdminDoor): ServedService[] {
     },
   };
 
-  const served = ['CreateCache', 'DeleteCache', 'ListCaches'];
+  const served = ['CreateCache', 'DeleteCache', 'ListCaches', 'FlushCache'];
   const definition = control.UnimplementedScsControlService.definition as unknown as Grpc.ServiceDefinition;
   const controlImplementation: Grpc.UntypedServiceImplementation = Object.fromEntries(
     Object.keys(definition)
@@ -212,6 +214,11 @@ export function adminServices(door: AdminDoor): ServedService[] {
       if (!door.controls.deleteCache(cache_name))
         throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
       return new control._DeleteCacheResponse();
+    }),
+    FlushCache: unary<{ cache_name: string; auth_token?: string }>(door, 'flushCache', ({ cache_name }) => {
+      if (!door.controls.flushCache(cache_name))
+        throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
+      return new control._FlushCacheResponse();
     }),
     ListCaches: unary<{ auth_token?: string }>(
       door,

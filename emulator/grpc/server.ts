@@ -400,6 +400,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         for (const stream of [...streams]) if (stream.cache === cache) stream.end();
         return controls.deleteCache(cache);
       },
+      flushCache: (cache) => controls.flushCache(cache),
     },
     serviceError,
   }))

@@ -302,6 +302,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/caches/{cacheName}/flush": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove every item of a cache (its topics stay).
+         * @description What the SDK's `CacheClient.flushCache` does: the cache's items are gone, its topics,
+         *     messages and subscribers are left as they are. 404 when there is no such cache.
+         */
+        post: operations["flushCache"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/clock": {
         parameters: {
             query?: never;
@@ -1757,6 +1780,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    flushCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The items were removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheChange"];
                 };
             };
             401: components["responses"]["AdminKeyRequired"];

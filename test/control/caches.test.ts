@@ -58,3 +58,26 @@ describe('caches through the control plane', () => {
     expect(emulator.cacheNames()).toEqual(['default-cache']);
   });
 });
+
+describe('flushing a cache', () => {
+  it('removes its items and leaves its topics; 404 for a cache there is not', async () => {
+    const put = await fetch(`${emulator.url}/cache/default-cache?key=k&ttl_seconds=60`, {
+      method: 'PUT',
+      headers: { authorization: emulator.apiKey },
+      body: 'v',
+    });
+    expect(put.status).toBe(204);
+    expect((await client.publish('kept')).status).toBe(204);
+    expect(await json(await client.control('POST', '/caches/default-cache/flush'))).toEqual([
+      200,
+      { cache: 'default-cache', changed: true },
+    ]);
+    const get = await fetch(`${emulator.url}/cache/default-cache?key=k`, {
+      headers: { authorization: emulator.apiKey },
+    });
+    expect(get.status).toBe(404);
+    expect(emulator.state().topics.map((t) => t.topic)).toContain('kept');
+    const none = await json(await client.control('POST', '/caches/no-such-cache/flush'));
+    expect([none[0], (none[1] as { code: string }).code]).toEqual([404, 'cache_not_found']);
+  });
+});

@@ -13,8 +13,11 @@ import {
   TopicClient,
   TopicConfigurations,
   TopicPublish,
-  type CacheFlush,
+  CacheFlush,
 } from '@gomomento/sdk';
+import { createRequire } from 'node:module';
+import type { control_client as ControlTypes } from '@gomomento/generated-types/dist/controlclient.js';
+import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 
@@ -151,9 +154,27 @@ describe("the SDK's CacheClient", () => {
     expect(listed.getCaches().map((c) => c.getName())).toEqual(['default-cache']);
   });
 
+  it('flushes a cache: its items go, its topics stay; a cache there is not is NOT_FOUND', async () => {
+    expect(await caches.flushCache('default-cache')).toBeInstanceOf(CacheFlush.Success);
+    const missing = (await caches.flushCache('no-such-cache')) as CacheFlush.Error;
+    expect(missing.errorCode()).toBe(MomentoErrorCode.CACHE_NOT_FOUND_ERROR);
+  });
+
   it('answers the methods it does not serve with UNIMPLEMENTED naming them', async () => {
-    const flushed = (await caches.flushCache('default-cache')) as CacheFlush.Error;
-    expect(flushed.errorCode()).toBe(MomentoErrorCode.BAD_REQUEST_ERROR);
-    expect(flushed.message()).toMatch(/does not implement control_client\.ScsControl\/FlushCache/);
+    const control = (
+      createRequire(import.meta.url)('@gomomento/generated-types/dist/controlclient.js') as {
+        control_client: typeof ControlTypes;
+      }
+    ).control_client;
+    const client = new control.ScsControlClient(emulator.grpcEndpoint!, credentials.createInsecure());
+    try {
+      const error = await new Promise<{ code: number; details: string }>((resolve) =>
+        client.ListSigningKeys(new control._ListSigningKeysRequest(), (e) => resolve(e as never)),
+      );
+      expect(error.code).toBe(12);
+      expect(error.details).toMatch(/does not implement control_client\.ScsControl\/ListSigningKeys/);
+    } finally {
+      client.close();
+    }
   });
 });

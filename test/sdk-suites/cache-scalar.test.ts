@@ -11,10 +11,9 @@ import {
   CollectionTtl,
   Configurations,
   ItemType,
-  MomentoErrorCode,
 } from '@gomomento/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { momentoLocal, withFreshCache } from './sdk.js';
+import { momentoLocal, withFreshCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared scalar cache suites (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/: update-ttl, item-get-ttl, item-get-type,
@@ -50,14 +49,6 @@ afterAll(() => {
 });
 
 const key = () => randomUUID();
-
-function validatesCacheName(call: (cache: string) => Promise<{ toString(): string }>) {
-  it('validates its cache name', async () => {
-    const response = (await call('   ')) as unknown as { errorCode(): string; message(): string };
-    expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
-    expect(response.message()).toBe('Invalid argument passed to Momento client: cache name must not be empty');
-  });
-}
 
 async function remainingMs(cacheKey: string | Uint8Array): Promise<number> {
   const response = await client.itemGetTtl(cacheName, cacheKey);

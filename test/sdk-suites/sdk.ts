@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  MomentoErrorCode,
   CacheClient,
   Configurations,
   CreateCache,
@@ -9,7 +10,6 @@ import {
   type Configuration,
   type Middleware,
   type MiddlewareRequestHandler,
-  type MomentoErrorCode,
   type SubscribeCallOptions,
   type TopicConfiguration,
 } from '@gomomento/sdk';
@@ -19,7 +19,7 @@ import type {
   MiddlewareStatus,
 } from '@gomomento/sdk/dist/src/config/middleware/middleware.js';
 import { MomentoRPCMethod } from '@gomomento/sdk/dist/src/config/retry/momento-rpc-method.js';
-import { inject } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { momentoLocalMiddleware, type MomentoLocalMetadata } from '../grpc/harness.js';
 
 // What the rewritten SDK suites share: the provider's SDK pointed at the suite's emulator as at
@@ -168,3 +168,12 @@ export const streamErrorAfterThree = (code: MomentoErrorCode): MomentoLocalMetad
   streamErrorRpcs: [MomentoRPCMethod.TopicSubscribe],
   streamErrorMessageLimit: 3,
 });
+
+/** The SDK's own check of an empty cache name, which every call makes before it sends anything (its ItBehavesLikeItValidatesCacheName). */
+export function validatesCacheName(call: (cache: string) => Promise<unknown>): void {
+  it('validates its cache name', async () => {
+    const response = (await call('   ')) as { errorCode(): string; message(): string };
+    expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+    expect(response.message()).toBe('Invalid argument passed to Momento client: cache name must not be empty');
+  });
+}
