@@ -163,7 +163,8 @@ export function cacheService(door: CacheDoor): ServedService {
   };
   const set = (cache: string, request: CacheTypes._SetRequest) => {
     items.set(cache, bytes(request.cache_key), bytes(request.cache_body), request.ttl_milliseconds);
-    return new scs._SetResponse();
+    // `result: Ok`: the SDK reads each answer of a SetBatch stream by it (an unset one is an error).
+    return new scs._SetResponse({ result: scs.ECacheResult.Ok });
   };
 
   const implementation: Grpc.UntypedServiceImplementation = {

@@ -142,7 +142,10 @@ describe("batches, keys, TTLs and types (the SDK's batch-get-set, keys-exist, it
       [fresh(), 'one'],
       [fresh(), 'two'],
     ]);
-    expect(await cache.setBatch(CACHE, items)).toBeInstanceOf(CacheSetBatch.Success);
+    const set = (await cache.setBatch(CACHE, items)) as CacheSetBatch.Success;
+    expect(set).toBeInstanceOf(CacheSetBatch.Success);
+    // Each item's answer too (each was an error when its result was not set Ok).
+    expect(set.results().map((r) => r.toString())).toEqual(['Success', 'Success']);
     const missing = fresh();
     const got = (await cache.getBatch(CACHE, [...items.keys(), missing])) as CacheGetBatch.Success;
     expect(got).toBeInstanceOf(CacheGetBatch.Success);
