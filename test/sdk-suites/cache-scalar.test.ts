@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CacheClient,
   CacheDecreaseTtl,
   CacheIncreaseTtl,
   CacheItemGetTtl,
@@ -9,11 +8,10 @@ import {
   CacheKeysExist,
   CacheUpdateTtl,
   CollectionTtl,
-  Configurations,
   ItemType,
 } from '@gomomento/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { momentoLocal, withFreshCache, validatesCacheName } from './sdk.js';
+import { describe, expect, it, vi } from 'vitest';
+import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared scalar cache suites (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/: update-ttl, item-get-ttl, item-get-type,
@@ -21,52 +19,27 @@ import { momentoLocal, withFreshCache, validatesCacheName } from './sdk.js';
 // dictionary, list, set or sorted set) are `it.fails`: they fail until the emulator serves the
 // collections, and then this file says so. The expired-key case waits for the Miss, not 2 s.
 
-let client: CacheClient;
-let cacheName: string;
-let done: () => void;
-
-beforeAll(async () => {
-  client = await CacheClient.create({
-    configuration: Configurations.Laptop.v1(),
-    credentialProvider: momentoLocal(),
-    defaultTtlSeconds: 60,
-  });
-  // One fresh cache for the file, deleted after it (as the SDK's integration setup makes one).
-  await new Promise<void>((ready) => {
-    void withFreshCache(
-      (name) =>
-        new Promise<void>((finish) => {
-          cacheName = name;
-          done = finish;
-          ready();
-        }),
-    );
-  });
-});
-afterAll(() => {
-  done?.();
-  client?.close();
-});
+const shared = fileCache();
 
 const key = () => randomUUID();
 
 async function remainingMs(cacheKey: string | Uint8Array): Promise<number> {
-  const response = await client.itemGetTtl(cacheName, cacheKey);
+  const response = await shared.client.itemGetTtl(shared.cacheName, cacheKey);
   expect(response, response.toString()).toBeInstanceOf(CacheItemGetTtl.Hit);
   return (response as CacheItemGetTtl.Hit).remainingTtlMillis();
 }
 
 describe('#updateTTL', () => {
-  validatesCacheName((cache) => client.updateTtl(cache, key(), 10_000));
+  validatesCacheName((cache) => shared.client.updateTtl(cache, key(), 10_000));
 
   it('should Miss for a key that does not exist in the cache', async () => {
-    expect(await client.updateTtl(cacheName, key(), 20_000)).toBeInstanceOf(CacheUpdateTtl.Miss);
+    expect(await shared.client.updateTtl(shared.cacheName, key(), 20_000)).toBeInstanceOf(CacheUpdateTtl.Miss);
   });
 
   it('should Set the new TTL for a key that exists in the cache', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.updateTtl(cacheName, k, 20_000)).toBeInstanceOf(CacheUpdateTtl.Set);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.updateTtl(shared.cacheName, k, 20_000)).toBeInstanceOf(CacheUpdateTtl.Set);
     const left = await remainingMs(k);
     expect(left).toBeLessThan(20_000);
     expect(left).toBeGreaterThan(15_000);
@@ -74,13 +47,13 @@ describe('#updateTTL', () => {
 
   it('should Error if given a TTL below 0', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.updateTtl(cacheName, k, -20_000)).toBeInstanceOf(CacheUpdateTtl.Error);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.updateTtl(shared.cacheName, k, -20_000)).toBeInstanceOf(CacheUpdateTtl.Error);
   });
 
   it('should support happy path for updateTTL via curried cache via ICache interface', async () => {
     const k = key();
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(k, k, { ttl: 10 });
     expect(await cache.updateTtl(k, 20_000)).toBeInstanceOf(CacheUpdateTtl.Set);
     const left = await remainingMs(k);
@@ -90,16 +63,16 @@ describe('#updateTTL', () => {
 });
 
 describe('#increaseTTL', () => {
-  validatesCacheName((cache) => client.increaseTtl(cache, key(), 10_000));
+  validatesCacheName((cache) => shared.client.increaseTtl(cache, key(), 10_000));
 
   it('should Miss if given key does not exist in the cache', async () => {
-    expect(await client.increaseTtl(cacheName, key(), 20_000)).toBeInstanceOf(CacheIncreaseTtl.Miss);
+    expect(await shared.client.increaseTtl(shared.cacheName, key(), 20_000)).toBeInstanceOf(CacheIncreaseTtl.Miss);
   });
 
   it('should Set the new TTL for a key that exists in the cache and new TTL is greater than current TTL', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.increaseTtl(cacheName, k, 20_000)).toBeInstanceOf(CacheIncreaseTtl.Set);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.increaseTtl(shared.cacheName, k, 20_000)).toBeInstanceOf(CacheIncreaseTtl.Set);
     const left = await remainingMs(k);
     expect(left).toBeLessThan(20_000);
     expect(left).toBeGreaterThan(15_000);
@@ -107,19 +80,19 @@ describe('#increaseTTL', () => {
 
   it('should Error if given TTL is less than current TTL', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.increaseTtl(cacheName, k, 5000)).toBeInstanceOf(CacheIncreaseTtl.Error);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.increaseTtl(shared.cacheName, k, 5000)).toBeInstanceOf(CacheIncreaseTtl.Error);
   });
 
   it('should Error if given a TTL below 0', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.increaseTtl(cacheName, k, -20_000)).toBeInstanceOf(CacheIncreaseTtl.Error);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.increaseTtl(shared.cacheName, k, -20_000)).toBeInstanceOf(CacheIncreaseTtl.Error);
   });
 
   it('should support happy path for increaseTTL via curried cache via ICache interface', async () => {
     const k = key();
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(k, k, { ttl: 10 });
     expect(await cache.increaseTtl(k, 20_000)).toBeInstanceOf(CacheIncreaseTtl.Set);
     expect(await remainingMs(k)).toBeGreaterThan(15_000);
@@ -127,16 +100,16 @@ describe('#increaseTTL', () => {
 });
 
 describe('#decreaseTTL', () => {
-  validatesCacheName((cache) => client.decreaseTtl(cache, key(), 10_000));
+  validatesCacheName((cache) => shared.client.decreaseTtl(cache, key(), 10_000));
 
   it('should Miss if given key does not exist in the cache', async () => {
-    expect(await client.decreaseTtl(cacheName, key(), 5000)).toBeInstanceOf(CacheDecreaseTtl.Miss);
+    expect(await shared.client.decreaseTtl(shared.cacheName, key(), 5000)).toBeInstanceOf(CacheDecreaseTtl.Miss);
   });
 
   it('should Set the new TTL for a key that exists in the cache and new TTL is less than current TTL', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.decreaseTtl(cacheName, k, 5000)).toBeInstanceOf(CacheDecreaseTtl.Set);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.decreaseTtl(shared.cacheName, k, 5000)).toBeInstanceOf(CacheDecreaseTtl.Set);
     const left = await remainingMs(k);
     expect(left).toBeLessThan(5000);
     expect(left).toBeGreaterThan(0);
@@ -144,19 +117,19 @@ describe('#decreaseTTL', () => {
 
   it('should Error if given TTL is greater than current TTL', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.decreaseTtl(cacheName, k, 20_000)).toBeInstanceOf(CacheDecreaseTtl.Error);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.decreaseTtl(shared.cacheName, k, 20_000)).toBeInstanceOf(CacheDecreaseTtl.Error);
   });
 
   it('should Error if given a TTL below 0', async () => {
     const k = key();
-    await client.set(cacheName, k, k, { ttl: 10 });
-    expect(await client.decreaseTtl(cacheName, k, -20_000)).toBeInstanceOf(CacheDecreaseTtl.Error);
+    await shared.client.set(shared.cacheName, k, k, { ttl: 10 });
+    expect(await shared.client.decreaseTtl(shared.cacheName, k, -20_000)).toBeInstanceOf(CacheDecreaseTtl.Error);
   });
 
   it('should support happy path for decreaseTTL via curried cache via ICache interface', async () => {
     const k = key();
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(k, k, { ttl: 10 });
     expect(await cache.decreaseTtl(k, 5000)).toBeInstanceOf(CacheDecreaseTtl.Set);
     expect(await remainingMs(k)).toBeLessThan(5000);
@@ -164,11 +137,11 @@ describe('#decreaseTTL', () => {
 });
 
 describe('item ttl', () => {
-  validatesCacheName((cache) => client.itemGetTtl(cache, key()));
+  validatesCacheName((cache) => shared.client.itemGetTtl(cache, key()));
 
   it('should get item ttl remaining for a scalar', async () => {
     const k = key();
-    await client.set(cacheName, k, key(), { ttl: 10 });
+    await shared.client.set(shared.cacheName, k, key(), { ttl: 10 });
     for (const asked of [k, new TextEncoder().encode(k)]) {
       const left = await remainingMs(asked);
       expect(left).toBeLessThan(10_000);
@@ -178,39 +151,42 @@ describe('item ttl', () => {
 
   it.fails('should get item ttl remaining for a dictionary (needs the collections)', async () => {
     const k = key();
-    await client.dictionarySetFields(cacheName, k, { foo: key() }, { ttl: CollectionTtl.of(10) });
+    await shared.client.dictionarySetFields(shared.cacheName, k, { foo: key() }, { ttl: CollectionTtl.of(10) });
     expect(await remainingMs(k)).toBeGreaterThan(7000);
   });
 
   it('should return a miss for a non-existent key', async () => {
-    expect(await client.itemGetTtl(cacheName, key())).toBeInstanceOf(CacheItemGetTtl.Miss);
+    expect(await shared.client.itemGetTtl(shared.cacheName, key())).toBeInstanceOf(CacheItemGetTtl.Miss);
   });
 
   it('should return a miss for an expired key', async () => {
     const k = key();
-    await client.set(cacheName, k, key(), { ttl: 1 });
-    expect(await client.itemGetTtl(cacheName, k)).toBeInstanceOf(CacheItemGetTtl.Hit);
-    await vi.waitFor(async () => expect(await client.itemGetTtl(cacheName, k)).toBeInstanceOf(CacheItemGetTtl.Miss), {
-      timeout: 5000,
-      interval: 100,
-    });
+    await shared.client.set(shared.cacheName, k, key(), { ttl: 1 });
+    expect(await shared.client.itemGetTtl(shared.cacheName, k)).toBeInstanceOf(CacheItemGetTtl.Hit);
+    await vi.waitFor(
+      async () => expect(await shared.client.itemGetTtl(shared.cacheName, k)).toBeInstanceOf(CacheItemGetTtl.Miss),
+      {
+        timeout: 5000,
+        interval: 100,
+      },
+    );
   });
 
   it('should support happy path for itemGetTtl via curried cache via ICache interface', async () => {
     const k = key();
-    await client.set(cacheName, k, key(), { ttl: 10 });
-    const response = await client.cache(cacheName).itemGetTtl(k);
+    await shared.client.set(shared.cacheName, k, key(), { ttl: 10 });
+    const response = await shared.client.cache(shared.cacheName).itemGetTtl(k);
     expect((response as CacheItemGetTtl.Hit).remainingTtlMillis()).toBeGreaterThan(7000);
   });
 });
 
 describe('item type', () => {
-  validatesCacheName((cache) => client.itemGetType(cache, key()));
+  validatesCacheName((cache) => shared.client.itemGetType(cache, key()));
 
   async function typeOf(cacheKey: string): Promise<ItemType[]> {
     const types: ItemType[] = [];
     for (const asked of [cacheKey, new TextEncoder().encode(cacheKey)]) {
-      const response = await client.itemGetType(cacheName, asked);
+      const response = await shared.client.itemGetType(shared.cacheName, asked);
       expect(response, response.toString()).toBeInstanceOf(CacheItemGetType.Hit);
       types.push((response as CacheItemGetType.Hit).itemType());
     }
@@ -219,31 +195,31 @@ describe('item type', () => {
 
   it('should get item type scalar', async () => {
     const k = key();
-    await client.set(cacheName, k, key());
+    await shared.client.set(shared.cacheName, k, key());
     expect(await typeOf(k)).toEqual([ItemType.SCALAR, ItemType.SCALAR]);
   });
 
   it.fails('should get item type dictionary (needs the collections)', async () => {
     const k = key();
-    await client.dictionarySetField(cacheName, k, key(), key());
+    await shared.client.dictionarySetField(shared.cacheName, k, key(), key());
     expect(await typeOf(k)).toEqual([ItemType.DICTIONARY, ItemType.DICTIONARY]);
   });
 
   it.fails('should get item type list (needs the collections)', async () => {
     const k = key();
-    await client.listPushFront(cacheName, k, key());
+    await shared.client.listPushFront(shared.cacheName, k, key());
     expect(await typeOf(k)).toEqual([ItemType.LIST, ItemType.LIST]);
   });
 
   it.fails('should get item type set (needs the collections)', async () => {
     const k = key();
-    await client.setAddElement(cacheName, k, key());
+    await shared.client.setAddElement(shared.cacheName, k, key());
     expect(await typeOf(k)).toEqual([ItemType.SET, ItemType.SET]);
   });
 
   it.fails('should get item type sorted set (needs the collections)', async () => {
     const k = key();
-    await client.sortedSetPutElement(cacheName, k, 'a', 42);
+    await shared.client.sortedSetPutElement(shared.cacheName, k, 'a', 42);
     expect(await typeOf(k)).toEqual([ItemType.SORTED_SET, ItemType.SORTED_SET]);
   });
 
@@ -251,7 +227,7 @@ describe('item type', () => {
     'should support happy path for itemGetType via curried cache via ICache interface (needs the collections)',
     async () => {
       const k = key();
-      const cache = client.cache(cacheName);
+      const cache = shared.client.cache(shared.cacheName);
       await cache.dictionarySetField(k, key(), key());
       const response = await cache.itemGetType(k);
       expect((response as CacheItemGetType.Hit).itemType()).toBe(ItemType.DICTIONARY);
@@ -260,10 +236,10 @@ describe('item type', () => {
 });
 
 describe('#keyExists', () => {
-  validatesCacheName((cache) => client.keyExists(cache, key()));
+  validatesCacheName((cache) => shared.client.keyExists(cache, key()));
 
   const exists = async (k: string) => {
-    const response = await client.keyExists(cacheName, k);
+    const response = await shared.client.keyExists(shared.cacheName, k);
     expect(response, response.toString()).toBeInstanceOf(CacheKeyExists.Success);
     return (response as CacheKeyExists.Success).exists();
   };
@@ -274,29 +250,29 @@ describe('#keyExists', () => {
 
   it('should return false for given key if cache is not empty but does not have the key', async () => {
     const k = key();
-    await client.set(cacheName, k, k);
+    await shared.client.set(shared.cacheName, k, k);
     expect(await exists(key())).toBe(false);
   });
 
   it('should return true for given key if cache is not empty and has the key', async () => {
     const k = key();
-    await client.set(cacheName, k, k);
+    await shared.client.set(shared.cacheName, k, k);
     expect(await exists(k)).toBe(true);
   });
 
   it('should support happy path for keyExists via curried cache via ICache interface', async () => {
     const k = key();
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(k, k);
     expect(((await cache.keyExists(k)) as CacheKeyExists.Success).exists()).toBe(true);
   });
 });
 
 describe('#keysExist', () => {
-  validatesCacheName((cache) => client.keysExist(cache, [key()]));
+  validatesCacheName((cache) => shared.client.keysExist(cache, [key()]));
 
   const existing = async (keys: string[]) => {
-    const response = await client.keysExist(cacheName, keys);
+    const response = await shared.client.keysExist(shared.cacheName, keys);
     expect(response, response.toString()).toBeInstanceOf(CacheKeysExist.Success);
     const success = response as CacheKeysExist.Success;
     expect(success.valueRecord()).toEqual(Object.fromEntries(keys.map((k, i) => [k, success.exists()[i]])));
@@ -309,8 +285,8 @@ describe('#keysExist', () => {
 
   it('should return true only for keys that exist in the cache', async () => {
     const [k1, k2, k3, k4] = [key(), key(), key(), key()];
-    await client.set(cacheName, k1, k1);
-    await client.set(cacheName, k3, k3);
+    await shared.client.set(shared.cacheName, k1, k1);
+    await shared.client.set(shared.cacheName, k3, k3);
     expect(await existing([k1, k2, k3])).toEqual([true, false, true]);
     expect(await existing([k2, k3, k1])).toEqual([false, true, true]);
     expect(await existing([k2, k4])).toEqual([false, false]);
@@ -318,7 +294,7 @@ describe('#keysExist', () => {
 
   it('should support happy path for keysExist via curried cache via ICache interface', async () => {
     const [k1, k2] = [key(), key()];
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(k1, k1);
     expect(((await cache.keysExist([k1, k2])) as CacheKeysExist.Success).exists()).toEqual([true, false]);
   });

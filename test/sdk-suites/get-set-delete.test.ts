@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CacheClient,
   CacheDelete,
   CacheGet,
   CacheGetWithHash,
   CacheIncrement,
   CacheSet,
   CacheSetWithHash,
-  Configurations,
   MomentoErrorCode,
 } from '@gomomento/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { momentoLocal, validatesCacheName, withFreshCache } from './sdk.js';
+import { describe, expect, it, vi } from 'vitest';
+import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared get/set/delete suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/get-set-delete.ts), rewritten: its get/set/delete
@@ -19,40 +17,16 @@ import { momentoLocal, validatesCacheName, withFreshCache } from './sdk.js';
 // not rewritten yet). Its string/bytes variants are table-driven here; its 3 s sleeps for expiry
 // become waits for the Miss.
 
-let client: CacheClient;
-let cacheName: string;
-let done: () => void;
-
-beforeAll(async () => {
-  client = await CacheClient.create({
-    configuration: Configurations.Laptop.v1(),
-    credentialProvider: momentoLocal(),
-    defaultTtlSeconds: 60,
-  });
-  await new Promise<void>((ready) => {
-    void withFreshCache(
-      (name) =>
-        new Promise<void>((finish) => {
-          cacheName = name;
-          done = finish;
-          ready();
-        }),
-    );
-  });
-});
-afterAll(() => {
-  done?.();
-  client?.close();
-});
+const shared = fileCache();
 
 const text = () => randomUUID();
 const encode = (s: string) => new TextEncoder().encode(s);
 
 describe('get/set/delete', () => {
-  validatesCacheName((cache) => client.get(cache, text()));
-  validatesCacheName((cache) => client.set(cache, text(), text()));
-  validatesCacheName((cache) => client.delete(cache, text()));
-  validatesCacheName((cache) => client.getWithHash(cache, text()));
+  validatesCacheName((cache) => shared.client.get(cache, text()));
+  validatesCacheName((cache) => shared.client.set(cache, text(), text()));
+  validatesCacheName((cache) => shared.client.delete(cache, text()));
+  validatesCacheName((cache) => shared.client.getWithHash(cache, text()));
 
   // [what, key, value as set, the value's text]
   const variants: [string, () => string | Uint8Array, (v: string) => string | Uint8Array, string][] = [
@@ -67,8 +41,8 @@ describe('get/set/delete', () => {
   it.each(variants)('should set and get %s from cache', async (_what, keyOf, valueOf, suffix) => {
     const key = keyOf();
     const value = text() + suffix;
-    expect(await client.set(cacheName, key, valueOf(value))).toBeInstanceOf(CacheSet.Success);
-    const got = await client.get(cacheName, key);
+    expect(await shared.client.set(shared.cacheName, key, valueOf(value))).toBeInstanceOf(CacheSet.Success);
+    const got = await shared.client.get(shared.cacheName, key);
     expect(got, got.toString()).toBeInstanceOf(CacheGet.Hit);
     expect((got as CacheGet.Hit).valueString()).toBe(value);
   });
@@ -76,9 +50,9 @@ describe('get/set/delete', () => {
   it.each(variants)('should setWithHash and getWithHash %s from cache', async (_what, keyOf, valueOf, suffix) => {
     const key = keyOf();
     const value = text() + suffix;
-    const set = await client.setWithHash(cacheName, key, valueOf(value));
+    const set = await shared.client.setWithHash(shared.cacheName, key, valueOf(value));
     expect(set, set.toString()).toBeInstanceOf(CacheSetWithHash.Stored);
-    const got = await client.getWithHash(cacheName, key);
+    const got = await shared.client.getWithHash(shared.cacheName, key);
     expect(got, got.toString()).toBeInstanceOf(CacheGetWithHash.Hit);
     expect((got as CacheGetWithHash.Hit).valueString()).toBe(value);
     expect((got as CacheGetWithHash.Hit).hashString()).toBe((set as CacheSetWithHash.Stored).hashString());
@@ -86,50 +60,56 @@ describe('get/set/delete', () => {
 
   it('should set and then delete a value in cache', async () => {
     const key = text();
-    await client.set(cacheName, key, encode(text()));
-    expect(await client.get(cacheName, key)).toBeInstanceOf(CacheGet.Hit);
-    expect(await client.delete(cacheName, key)).toBeInstanceOf(CacheDelete.Success);
-    expect(await client.get(cacheName, key)).toBeInstanceOf(CacheGet.Miss);
+    await shared.client.set(shared.cacheName, key, encode(text()));
+    expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Hit);
+    expect(await shared.client.delete(shared.cacheName, key)).toBeInstanceOf(CacheDelete.Success);
+    expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Miss);
   });
 
   it('should setWithHash and then delete a value in cache', async () => {
     const key = text();
-    await client.setWithHash(cacheName, key, encode(text()));
-    expect(await client.getWithHash(cacheName, key)).toBeInstanceOf(CacheGetWithHash.Hit);
-    expect(await client.delete(cacheName, key)).toBeInstanceOf(CacheDelete.Success);
-    expect(await client.getWithHash(cacheName, key)).toBeInstanceOf(CacheGetWithHash.Miss);
+    await shared.client.setWithHash(shared.cacheName, key, encode(text()));
+    expect(await shared.client.getWithHash(shared.cacheName, key)).toBeInstanceOf(CacheGetWithHash.Hit);
+    expect(await shared.client.delete(shared.cacheName, key)).toBeInstanceOf(CacheDelete.Success);
+    expect(await shared.client.getWithHash(shared.cacheName, key)).toBeInstanceOf(CacheGetWithHash.Miss);
   });
 
   it.each([
     ['negative', -1],
     ['float', 1.5],
   ])('should return INVALID_ARGUMENT_ERROR for %s ttl when set (and setWithHash)', async (_what, ttl) => {
-    const set = (await client.set(cacheName, text(), text(), { ttl })) as CacheSet.Error;
+    const set = (await shared.client.set(shared.cacheName, text(), text(), { ttl })) as CacheSet.Error;
     expect(set).toBeInstanceOf(CacheSet.Error);
     expect(set.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
-    const hashed = (await client.setWithHash(cacheName, text(), text(), { ttl })) as CacheSetWithHash.Error;
+    const hashed = (await shared.client.setWithHash(shared.cacheName, text(), text(), {
+      ttl,
+    })) as CacheSetWithHash.Error;
     expect(hashed).toBeInstanceOf(CacheSetWithHash.Error);
     expect(hashed.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
   });
 
   it('should set string key/value with valid ttl and get successfully (and with hash)', async () => {
     const [key, value] = [text(), text()];
-    expect(await client.set(cacheName, key, value, { ttl: 15 })).toBeInstanceOf(CacheSet.Success);
-    expect(((await client.get(cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
+    expect(await shared.client.set(shared.cacheName, key, value, { ttl: 15 })).toBeInstanceOf(CacheSet.Success);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
     const hashed = text();
-    const stored = (await client.setWithHash(cacheName, hashed, value, { ttl: 15 })) as CacheSetWithHash.Stored;
-    const got = (await client.getWithHash(cacheName, hashed)) as CacheGetWithHash.Hit;
+    const stored = (await shared.client.setWithHash(shared.cacheName, hashed, value, {
+      ttl: 15,
+    })) as CacheSetWithHash.Stored;
+    const got = (await shared.client.getWithHash(shared.cacheName, hashed)) as CacheGetWithHash.Hit;
     expect([got.valueString(), got.hashString()]).toEqual([value, stored.hashString()]);
   });
 
   it('should set (and setWithHash) with valid ttl and should return miss when ttl is expired', async () => {
     const [key, hashed] = [text(), text()];
-    expect(await client.set(cacheName, key, text(), { ttl: 1 })).toBeInstanceOf(CacheSet.Success);
-    expect(await client.setWithHash(cacheName, hashed, text(), { ttl: 1 })).toBeInstanceOf(CacheSetWithHash.Stored);
+    expect(await shared.client.set(shared.cacheName, key, text(), { ttl: 1 })).toBeInstanceOf(CacheSet.Success);
+    expect(await shared.client.setWithHash(shared.cacheName, hashed, text(), { ttl: 1 })).toBeInstanceOf(
+      CacheSetWithHash.Stored,
+    );
     await vi.waitFor(
       async () => {
-        expect(await client.get(cacheName, key)).toBeInstanceOf(CacheGet.Miss);
-        expect(await client.getWithHash(cacheName, hashed)).toBeInstanceOf(CacheGetWithHash.Miss);
+        expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Miss);
+        expect(await shared.client.getWithHash(shared.cacheName, hashed)).toBeInstanceOf(CacheGetWithHash.Miss);
       },
       { timeout: 5000, interval: 100 },
     );
@@ -137,25 +117,25 @@ describe('get/set/delete', () => {
 
   it('should support happy path for get, set, and delete via curried cache via ICache interface', async () => {
     const [key, value] = [text(), text()];
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     expect(await cache.set(key, value)).toBeInstanceOf(CacheSet.Success);
     expect(((await cache.get(key)) as CacheGet.Hit).valueString()).toBe(value);
     expect(await cache.delete(key)).toBeInstanceOf(CacheDelete.Success);
-    expect(await client.get(cacheName, key)).toBeInstanceOf(CacheGet.Miss);
+    expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Miss);
     expect(await cache.setWithHash(key, value)).toBeInstanceOf(CacheSetWithHash.Stored);
     expect(((await cache.getWithHash(key)) as CacheGetWithHash.Hit).valueString()).toBe(value);
   });
 
   it('should support accessing value for CacheGet.Hit without instanceof check', async () => {
     const [key, value] = [text(), text()];
-    await client.set(cacheName, key, value);
-    expect((await client.get(cacheName, key)).value()).toBe(value);
-    expect((await client.get(cacheName, text())).value()).toBeUndefined();
+    await shared.client.set(shared.cacheName, key, value);
+    expect((await shared.client.get(shared.cacheName, key)).value()).toBe(value);
+    expect((await shared.client.get(shared.cacheName, text())).value()).toBeUndefined();
   });
 });
 
 describe('#increment', () => {
-  validatesCacheName((cache) => client.increment(cache, text(), 1));
+  validatesCacheName((cache) => shared.client.increment(cache, text(), 1));
 
   const valueOf = async (response: Promise<unknown>) => {
     const success = (await response) as CacheIncrement.Success;
@@ -168,48 +148,48 @@ describe('#increment', () => {
     ['Uint8Array', () => encode(text())],
   ])('increments from 0 to expected amount with %s field', async (_what, fieldOf) => {
     const field = fieldOf();
-    expect(await valueOf(client.increment(cacheName, field, 1))).toBe(1);
-    const second = (await client.increment(cacheName, field, 41)) as CacheIncrement.Success;
+    expect(await valueOf(shared.client.increment(shared.cacheName, field, 1))).toBe(1);
+    const second = (await shared.client.increment(shared.cacheName, field, 41)) as CacheIncrement.Success;
     expect([second.valueNumber(), second.toString()]).toEqual([42, 'Success: value: 42']);
-    expect(await valueOf(client.increment(cacheName, field, -1042))).toBe(-1000);
-    expect(((await client.get(cacheName, field)) as CacheGet.Hit).valueString()).toBe('-1000');
+    expect(await valueOf(shared.client.increment(shared.cacheName, field, -1042))).toBe(-1000);
+    expect(((await shared.client.get(shared.cacheName, field)) as CacheGet.Hit).valueString()).toBe('-1000');
   });
 
   it('increments with setting and resetting field', async () => {
     const field = text();
-    await client.set(cacheName, field, '10');
-    expect(await valueOf(client.increment(cacheName, field, 0))).toBe(10);
-    expect(await valueOf(client.increment(cacheName, field, 90))).toBe(100);
-    await client.set(cacheName, field, '0');
-    expect(await valueOf(client.increment(cacheName, field, 0))).toBe(0);
+    await shared.client.set(shared.cacheName, field, '10');
+    expect(await valueOf(shared.client.increment(shared.cacheName, field, 0))).toBe(10);
+    expect(await valueOf(shared.client.increment(shared.cacheName, field, 90))).toBe(100);
+    await shared.client.set(shared.cacheName, field, '0');
+    expect(await valueOf(shared.client.increment(shared.cacheName, field, 0))).toBe(0);
   });
 
   it('fails with precondition with a bad amount', async () => {
     const field = text();
-    await client.set(cacheName, field, 'abcxyz');
-    const response = (await client.increment(cacheName, field, 1)) as CacheIncrement.Error;
+    await shared.client.set(shared.cacheName, field, 'abcxyz');
+    const response = (await shared.client.increment(shared.cacheName, field, 1)) as CacheIncrement.Error;
     expect(response).toBeInstanceOf(CacheIncrement.Error);
     expect(response.errorCode()).toBe(MomentoErrorCode.FAILED_PRECONDITION_ERROR);
   });
 
   it('should support happy path for increment via curried cache via ICache interface', async () => {
     const field = text();
-    const cache = client.cache(cacheName);
+    const cache = shared.client.cache(shared.cacheName);
     await cache.set(field, '10');
     expect(await valueOf(cache.increment(field, 42))).toBe(52);
   });
 
   it('fails with negative ttl', async () => {
     const field = text();
-    await client.set(cacheName, field, '10');
-    const response = (await client.increment(cacheName, field, 10, { ttl: -1 })) as CacheIncrement.Error;
+    await shared.client.set(shared.cacheName, field, '10');
+    const response = (await shared.client.increment(shared.cacheName, field, 10, { ttl: -1 })) as CacheIncrement.Error;
     expect(response).toBeInstanceOf(CacheIncrement.Error);
     expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
   });
 
   it('should support accessing value for CacheIncrement.Success without instanceof check', async () => {
     const field = text();
-    await client.set(cacheName, field, '10');
-    expect((await client.increment(cacheName, field, 42)).value()).toBe(52);
+    await shared.client.set(shared.cacheName, field, '10');
+    expect((await shared.client.increment(shared.cacheName, field, 42)).value()).toBe(52);
   });
 });

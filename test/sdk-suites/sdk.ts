@@ -19,7 +19,7 @@ import type {
   MiddlewareStatus,
 } from '@gomomento/sdk/dist/src/config/middleware/middleware.js';
 import { MomentoRPCMethod } from '@gomomento/sdk/dist/src/config/retry/momento-rpc-method.js';
-import { expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { momentoLocalMiddleware, type MomentoLocalMetadata } from '../grpc/harness.js';
 
 // What the rewritten SDK suites share: the provider's SDK pointed at the suite's emulator as at
@@ -176,4 +176,32 @@ export function validatesCacheName(call: (cache: string) => Promise<unknown>): v
     expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
     expect(response.message()).toBe('Invalid argument passed to Momento client: cache name must not be empty');
   });
+}
+
+/** A cache client and a fresh cache for a whole test file: made before its tests, deleted after them. */
+export function fileCache(): { client: CacheClient; cacheName: string } {
+  const shared = {} as { client: CacheClient; cacheName: string };
+  let done: (() => void) | undefined;
+  beforeAll(async () => {
+    shared.client = await CacheClient.create({
+      configuration: Configurations.Laptop.v1(),
+      credentialProvider: momentoLocal(),
+      defaultTtlSeconds: 60,
+    });
+    await new Promise<void>((ready) => {
+      void withFreshCache(
+        (name) =>
+          new Promise<void>((finish) => {
+            shared.cacheName = name;
+            done = finish;
+            ready();
+          }),
+      );
+    });
+  });
+  afterAll(() => {
+    done?.();
+    shared.client?.close();
+  });
+  return shared;
 }
