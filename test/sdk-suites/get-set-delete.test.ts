@@ -4,6 +4,9 @@ import {
   CacheGet,
   CacheGetWithHash,
   CacheIncrement,
+  CacheItemGetTtl,
+  CacheSetIfAbsent,
+  CacheSetIfNotExists,
   CacheSet,
   CacheSetWithHash,
   MomentoErrorCode,
@@ -12,9 +15,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared get/set/delete suite (client-sdk-javascript,
-// packages/common-integration-tests/src/cache/get-set-delete.ts), rewritten: its get/set/delete
-// and increment cases (the first part of the suite; its SetIf and hash-conditioned families are
-// not rewritten yet). Its string/bytes variants are table-driven here; its 3 s sleeps for expiry
+// packages/common-integration-tests/src/cache/get-set-delete.ts), rewritten: its get/set/delete,
+// increment, setIfNotExists and setIfAbsent cases (the first part of the suite; its later SetIf
+// families and the hash-conditioned ones are not rewritten yet). Its string/bytes variants are table-driven here; its 3 s sleeps for expiry
 // become waits for the Miss.
 
 const shared = fileCache();
@@ -187,9 +190,115 @@ describe('#increment', () => {
     expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
   });
 
+  it('fails with float ttl', async () => {
+    const field = text();
+    await shared.client.set(shared.cacheName, field, '10');
+    const response = (await shared.client.increment(shared.cacheName, field, 10, { ttl: 1.5 })) as CacheIncrement.Error;
+    expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+  });
+
+  it('expires after ttl duration', async () => {
+    const field = text();
+    await shared.client.set(shared.cacheName, field, '10');
+    expect(await shared.client.increment(shared.cacheName, field, 10, { ttl: 1 })).toBeInstanceOf(
+      CacheIncrement.Success,
+    );
+    await vi.waitFor(
+      async () => expect(await shared.client.get(shared.cacheName, field)).toBeInstanceOf(CacheGet.Miss),
+      {
+        timeout: 5000,
+        interval: 100,
+      },
+    );
+  });
+
   it('should support accessing value for CacheIncrement.Success without instanceof check', async () => {
     const field = text();
     await shared.client.set(shared.cacheName, field, '10');
     expect((await shared.client.increment(shared.cacheName, field, 42)).value()).toBe(52);
+  });
+});
+
+// #setIfNotExists and #setIfAbsent: the same cases upstream has for each, on one table.
+const conditional = [
+  {
+    name: 'setIfNotExists',
+    call: (cache: string, key: string | Uint8Array, value: string | Uint8Array, options?: { ttl?: number }) =>
+      shared.client.setIfNotExists(cache, key, value, options),
+    stored: CacheSetIfNotExists.Stored,
+    notStored: CacheSetIfNotExists.NotStored,
+    error: CacheSetIfNotExists.Error,
+    curried: (key: string, value: string) => shared.client.cache(shared.cacheName).setIfNotExists(key, value),
+  },
+  {
+    name: 'setIfAbsent',
+    call: (cache: string, key: string | Uint8Array, value: string | Uint8Array, options?: { ttl?: number }) =>
+      shared.client.setIfAbsent(cache, key, value, options),
+    stored: CacheSetIfAbsent.Stored,
+    notStored: CacheSetIfAbsent.NotStored,
+    error: CacheSetIfAbsent.Error,
+    curried: (key: string, value: string) => shared.client.cache(shared.cacheName).setIfAbsent(key, value),
+  },
+] as const;
+
+describe.each(conditional)('#$name', ({ call, stored, notStored, error, curried }) => {
+  validatesCacheName((cache) => call(cache, text(), text()));
+
+  it.each([
+    ['string', text, (v: string) => v as string | Uint8Array],
+    ['bytes', () => encode(text()) as string | Uint8Array, encode],
+    ['string key with bytes value', text, encode],
+    [
+      'byte key with string value',
+      () => encode(text()) as string | Uint8Array,
+      (v: string) => v as string | Uint8Array,
+    ],
+  ])('should set and get %s from cache', async (_what, keyOf, valueOf) => {
+    const key = keyOf();
+    const value = text();
+    expect(await call(shared.cacheName, key, valueOf(value))).toBeInstanceOf(stored);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
+  });
+
+  it('should set and get remaining ttl from cache greater than expected', async () => {
+    const [key, value] = [text(), text()];
+    expect(await call(shared.cacheName, key, value, { ttl: 1000 })).toBeInstanceOf(stored);
+    const ttl = (await shared.client.itemGetTtl(shared.cacheName, key)) as CacheItemGetTtl.Hit;
+    expect(ttl.remainingTtlMillis()).toBeGreaterThan(950 * 1000);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
+  });
+
+  it('should not set and get string from cache when the key exists', async () => {
+    const key = text();
+    expect(await call(shared.cacheName, key, 'value1')).toBeInstanceOf(stored);
+    expect(await call(shared.cacheName, key, 'value2')).toBeInstanceOf(notStored);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe('value1');
+  });
+
+  it('should return INVALID_ARGUMENT_ERROR for invalid ttl when set with string key/value', async () => {
+    const response = (await call(shared.cacheName, text(), text(), { ttl: -1 })) as InstanceType<typeof error>;
+    expect(response).toBeInstanceOf(error);
+    expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+  });
+
+  it('should set string key/value with valid ttl and get successfully', async () => {
+    const [key, value] = [text(), text()];
+    expect(await call(shared.cacheName, key, value, { ttl: 15 })).toBeInstanceOf(stored);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
+  });
+
+  it('should set with valid ttl and should return miss when ttl is expired', async () => {
+    const key = text();
+    expect(await call(shared.cacheName, key, text(), { ttl: 1 })).toBeInstanceOf(stored);
+    await vi.waitFor(async () => expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Miss), {
+      timeout: 5000,
+      interval: 100,
+    });
+  });
+
+  it('should support happy path via curried cache via ICache interface', async () => {
+    const [key, value] = [text(), text()];
+    expect(await curried(key, value)).toBeInstanceOf(stored);
+    expect(((await shared.client.cache(shared.cacheName).get(key)) as CacheGet.Hit).valueString()).toBe(value);
   });
 });
