@@ -6,6 +6,8 @@ import {
   CacheIncrement,
   CacheItemGetTtl,
   CacheSetIfAbsent,
+  CacheSetIfEqual,
+  CacheSetIfPresent,
   CacheSetIfNotExists,
   CacheSet,
   CacheSetWithHash,
@@ -16,7 +18,7 @@ import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared get/set/delete suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/get-set-delete.ts), rewritten: its get/set/delete,
-// increment, setIfNotExists and setIfAbsent cases (the first part of the suite; its later SetIf
+// increment, setIfNotExists, setIfAbsent, setIfPresent and setIfEqual cases (its later SetIf
 // families and the hash-conditioned ones are not rewritten yet). Its string/bytes variants are table-driven here; its 3 s sleeps for expiry
 // become waits for the Miss.
 
@@ -300,5 +302,81 @@ describe.each(conditional)('#$name', ({ call, stored, notStored, error, curried 
     const [key, value] = [text(), text()];
     expect(await curried(key, value)).toBeInstanceOf(stored);
     expect(((await shared.client.cache(shared.cacheName).get(key)) as CacheGet.Hit).valueString()).toBe(value);
+  });
+});
+
+// #setIfPresent and #setIfEqual: a key set first (with `initial`), then the conditional call.
+const whenPresent = [
+  {
+    name: 'setIfPresent',
+    call: (key: string | Uint8Array, value: string | Uint8Array, _initial: string, options?: { ttl?: number }) =>
+      shared.client.setIfPresent(shared.cacheName, key, value, options),
+    refused: (key: string) => shared.client.setIfPresent(shared.cacheName, key, text()),
+    validate: (cache: string) => shared.client.setIfPresent(cache, text(), text()),
+    stored: CacheSetIfPresent.Stored,
+    notStored: CacheSetIfPresent.NotStored,
+    error: CacheSetIfPresent.Error,
+  },
+  {
+    name: 'setIfEqual',
+    call: (key: string | Uint8Array, value: string | Uint8Array, initial: string, options?: { ttl?: number }) =>
+      shared.client.setIfEqual(shared.cacheName, key, value, initial, options),
+    // The value there is not the one to check.
+    refused: async (key: string) => {
+      await shared.client.set(shared.cacheName, key, text());
+      return shared.client.setIfEqual(shared.cacheName, key, text(), text());
+    },
+    validate: (cache: string) => shared.client.setIfEqual(cache, text(), text(), text()),
+    stored: CacheSetIfEqual.Stored,
+    notStored: CacheSetIfEqual.NotStored,
+    error: CacheSetIfEqual.Error,
+  },
+] as const;
+
+describe.each(whenPresent)('#$name', ({ call, refused, validate, stored, notStored, error }) => {
+  validatesCacheName(validate);
+
+  it.each([
+    ['string', text, (v: string) => v as string | Uint8Array],
+    ['bytes', () => encode(text()) as string | Uint8Array, encode],
+    ['string key with bytes value', text, encode],
+    [
+      'byte key with string value',
+      () => encode(text()) as string | Uint8Array,
+      (v: string) => v as string | Uint8Array,
+    ],
+  ])('should set and get %s when the condition holds', async (_what, keyOf, valueOf) => {
+    const [key, initial, value] = [keyOf(), text(), text()];
+    expect(await shared.client.set(shared.cacheName, key, initial)).toBeInstanceOf(CacheSet.Success);
+    expect(await call(key, valueOf(value), initial)).toBeInstanceOf(stored);
+    expect(((await shared.client.get(shared.cacheName, key)) as CacheGet.Hit).valueString()).toBe(value);
+  });
+
+  it('should not set when the condition does not hold', async () => {
+    expect(await refused(text())).toBeInstanceOf(notStored);
+  });
+
+  it('should get remaining ttl from cache greater than expected', async () => {
+    const [key, initial] = [text(), text()];
+    await shared.client.set(shared.cacheName, key, initial);
+    expect(await call(key, text(), initial, { ttl: 1000 })).toBeInstanceOf(stored);
+    const ttl = (await shared.client.itemGetTtl(shared.cacheName, key)) as CacheItemGetTtl.Hit;
+    expect(ttl.remainingTtlMillis()).toBeGreaterThan(950 * 1000);
+  });
+
+  it('should return INVALID_ARGUMENT_ERROR for invalid ttl', async () => {
+    const response = (await call(text(), text(), text(), { ttl: -1 })) as InstanceType<typeof error>;
+    expect(response).toBeInstanceOf(error);
+    expect(response.errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+  });
+
+  it('should set with valid ttl and should return miss when ttl is expired', async () => {
+    const [key, initial] = [text(), text()];
+    await shared.client.set(shared.cacheName, key, initial, { ttl: 100 });
+    expect(await call(key, text(), initial, { ttl: 1 })).toBeInstanceOf(stored);
+    await vi.waitFor(async () => expect(await shared.client.get(shared.cacheName, key)).toBeInstanceOf(CacheGet.Miss), {
+      timeout: 5000,
+      interval: 100,
+    });
   });
 });
