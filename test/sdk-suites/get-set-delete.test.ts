@@ -221,6 +221,14 @@ describe('#increment', () => {
   });
 });
 
+/** The key and value forms the conditional sets are tried with: [what, key, value from its text]. */
+const KEY_FORMS: [string, () => string | Uint8Array, (v: string) => string | Uint8Array][] = [
+  ['string', text, (v) => v],
+  ['bytes', () => encode(text()), encode],
+  ['string key with bytes value', text, encode],
+  ['byte key with string value', () => encode(text()), (v) => v],
+];
+
 // #setIfNotExists and #setIfAbsent: the same cases upstream has for each, on one table.
 const conditional = [
   {
@@ -246,16 +254,7 @@ const conditional = [
 describe.each(conditional)('#$name', ({ call, stored, notStored, error, curried }) => {
   validatesCacheName((cache) => call(cache, text(), text()));
 
-  it.each([
-    ['string', text, (v: string) => v as string | Uint8Array],
-    ['bytes', () => encode(text()) as string | Uint8Array, encode],
-    ['string key with bytes value', text, encode],
-    [
-      'byte key with string value',
-      () => encode(text()) as string | Uint8Array,
-      (v: string) => v as string | Uint8Array,
-    ],
-  ])('should set and get %s from cache', async (_what, keyOf, valueOf) => {
+  it.each(KEY_FORMS)('should set and get %s from cache', async (_what, keyOf, valueOf) => {
     const key = keyOf();
     const value = text();
     expect(await call(shared.cacheName, key, valueOf(value))).toBeInstanceOf(stored);
@@ -336,16 +335,7 @@ const whenPresent = [
 describe.each(whenPresent)('#$name', ({ call, refused, validate, stored, notStored, error }) => {
   validatesCacheName(validate);
 
-  it.each([
-    ['string', text, (v: string) => v as string | Uint8Array],
-    ['bytes', () => encode(text()) as string | Uint8Array, encode],
-    ['string key with bytes value', text, encode],
-    [
-      'byte key with string value',
-      () => encode(text()) as string | Uint8Array,
-      (v: string) => v as string | Uint8Array,
-    ],
-  ])('should set and get %s when the condition holds', async (_what, keyOf, valueOf) => {
+  it.each(KEY_FORMS)('should set and get %s when the condition holds', async (_what, keyOf, valueOf) => {
     const [key, initial, value] = [keyOf(), text(), text()];
     expect(await shared.client.set(shared.cacheName, key, initial)).toBeInstanceOf(CacheSet.Success);
     expect(await call(key, valueOf(value), initial)).toBeInstanceOf(stored);
