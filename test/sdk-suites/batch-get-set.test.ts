@@ -1,21 +1,14 @@
-import { CacheClient, CacheGet, CacheGetBatch, CacheSet, CacheSetBatch, Configurations } from '@gomomento/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { momentoLocal, withFreshCache } from './sdk.js';
+import { CacheGet, CacheGetBatch, CacheSet, CacheSetBatch } from '@gomomento/sdk';
+import { describe, expect, it, vi } from 'vitest';
+import { fileCache, withFreshCache } from './sdk.js';
 
 // The cases of the provider's shared batch suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/batch-get-set.ts), rewritten: each case on a fresh
 // cache (upstream's share one, so their order matters). Its fixed 5 s waits for expiry become
 // waits for the misses.
 
-let client: CacheClient;
-beforeAll(async () => {
-  client = await CacheClient.create({
-    configuration: Configurations.Laptop.v1(),
-    credentialProvider: momentoLocal(),
-    defaultTtlSeconds: 60,
-  });
-});
-afterAll(() => client?.close());
+/** The file's client (and a fresh cache, unused: each case makes its own or needs none). */
+const shared = fileCache();
 
 const FRUIT: [string, string][] = [
   ['a', 'apple'],
@@ -35,7 +28,7 @@ function expectSetResults(response: unknown, count: number) {
 }
 
 async function batch(cacheName: string, keys: string[]): Promise<CacheGetBatch.Success> {
-  const response = await client.getBatch(cacheName, keys);
+  const response = await shared.client.getBatch(cacheName, keys);
   expect(response, response.toString()).toBeInstanceOf(CacheGetBatch.Success);
   const success = response as CacheGetBatch.Success;
   expect(success.results()).toHaveLength(keys.length);
@@ -76,12 +69,12 @@ describe('#batch get and set', () => {
 
   it('setBatch happy path', () =>
     withFreshCache(async (cacheName) => {
-      expectSetResults(await client.setBatch(cacheName, new Map(FRUIT)), FRUIT.length);
+      expectSetResults(await shared.client.setBatch(cacheName, new Map(FRUIT)), FRUIT.length);
     }));
 
   it('setBatch happy path with ttl', () =>
     withFreshCache(async (cacheName) => {
-      expectSetResults(await client.setBatch(cacheName, new Map(FRUIT), { ttl: 3 }), FRUIT.length);
+      expectSetResults(await shared.client.setBatch(cacheName, new Map(FRUIT), { ttl: 3 }), FRUIT.length);
       await vi.waitFor(
         async () => {
           const success = await batch(
@@ -104,7 +97,7 @@ describe('#batch get and set', () => {
         { key: '2', value: 'second', ttl: 2 },
         { key: '3', value: 'third', ttl: 3 },
       ];
-      expectSetResults(await client.setBatch(cacheName, items, { ttl: 15 }), items.length);
+      expectSetResults(await shared.client.setBatch(cacheName, items, { ttl: 15 }), items.length);
       const keys = items.map((i) => i.key);
       // Once the short ones have expired: only c (20 s) and 1 (the batch's 15 s) are left.
       await vi.waitFor(
@@ -122,7 +115,7 @@ describe('#batch get and set', () => {
   it('getBatch happy path with all hits with input as Array of SetBatchItem', () =>
     withFreshCache(async (cacheName) => {
       const items = FRUIT.map(([key, value]) => ({ key, value }));
-      expectSetResults(await client.setBatch(cacheName, items), items.length);
+      expectSetResults(await shared.client.setBatch(cacheName, items), items.length);
       expectHits(
         await batch(
           cacheName,
@@ -134,7 +127,7 @@ describe('#batch get and set', () => {
 
   it('getBatch happy path with all hits with input as Record', () =>
     withFreshCache(async (cacheName) => {
-      expectSetResults(await client.setBatch(cacheName, Object.fromEntries(FRUIT)), FRUIT.length);
+      expectSetResults(await shared.client.setBatch(cacheName, Object.fromEntries(FRUIT)), FRUIT.length);
       expectHits(
         await batch(
           cacheName,
@@ -146,7 +139,7 @@ describe('#batch get and set', () => {
 
   it('getBatch happy path with all hits with input as Map', () =>
     withFreshCache(async (cacheName) => {
-      expectSetResults(await client.setBatch(cacheName, new Map(FRUIT)), FRUIT.length);
+      expectSetResults(await shared.client.setBatch(cacheName, new Map(FRUIT)), FRUIT.length);
       expectHits(
         await batch(
           cacheName,
@@ -166,7 +159,7 @@ describe('#batch get and set', () => {
         ['f', 'flamingo'],
         ['g', 'gorilla'],
       ];
-      expectSetResults(await client.setBatch(cacheName, new Map(animals)), animals.length);
+      expectSetResults(await shared.client.setBatch(cacheName, new Map(animals)), animals.length);
       const keys = ['a', 'b', 'c', '10', '11', '12'];
       const results = (await batch(cacheName, keys)).results();
       results.forEach((result, i) => {
