@@ -1,7 +1,7 @@
 import type { Principal } from './auth/authenticator.js';
 import type { Access } from './auth/permissions.js';
 import type { EmulatorContext } from './context.js';
-import { EmulatorError } from './errors.js';
+import { cacheNotFound, EmulatorError } from './errors.js';
 import type { DeliveryWatch } from './faults/deliveries.js';
 import type { RequestEnd } from './limits/counts.js';
 import type { Effect, RequestFacts } from './requests.js';
@@ -21,8 +21,7 @@ export function checkAccess(
   topic: string,
 ): void {
   context.auth.authorize(principal, access, cache, topic);
-  if (!context.store.hasCache(cache))
-    throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+  if (!context.store.hasCache(cache)) throw cacheNotFound(cache);
 }
 
 /**

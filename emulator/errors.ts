@@ -110,3 +110,7 @@ export class EmulatorError extends Error {
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(errorRegistry, value);
 }
+
+/** The 404 of a cache there is not, naming it: one wording for every door and operation. */
+export const cacheNotFound = (cache: string): EmulatorError =>
+  new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);

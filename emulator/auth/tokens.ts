@@ -132,15 +132,14 @@ export async function sdkKey(apiKey: string, key: Uint8Array, sdkEndpoint: strin
 
 /** The key tag of an API key's SDK form, when `jwt` is one (a `k` claim); undefined for a token. Throws invalid_token for a bad signature. */
 export async function sdkKeyTag(jwt: string, key: Uint8Array): Promise<string | undefined> {
-  let claims: unknown;
+  const { decodeJwt, jwtVerify } = await jose();
+  let tag: unknown;
   try {
-    claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+    tag = decodeJwt(jwt)['k'];
   } catch {
-    return undefined;
+    return undefined; // not a JWT at all: verifyToken says so
   }
-  const tag = (claims as { k?: unknown } | null)?.k;
   if (typeof tag !== 'string') return undefined;
-  const { jwtVerify } = await jose();
   try {
     await jwtVerify(jwt, key, { algorithms: [ALGORITHM], issuer: TOKEN_ISSUER });
   } catch {

@@ -21,7 +21,7 @@ import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
 import { queryOf } from './query.js';
 import { checked } from './validation.js';
-import { EmulatorError } from '../errors.js';
+import { cacheNotFound } from '../errors.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
 // validated against the document by the route (once); every operation is a method of
@@ -59,14 +59,12 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     }),
     op('deleteCache', (r) => {
       const cache = param(r, 'cacheName');
-      if (!controls.deleteCache(cache))
-        throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+      if (!controls.deleteCache(cache)) throw cacheNotFound(cache);
       return ok({ cache, changed: true });
     }),
     op('flushCache', (r) => {
       const cache = param(r, 'cacheName');
-      if (!controls.flushCache(cache))
-        throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+      if (!controls.flushCache(cache)) throw cacheNotFound(cache);
       return ok({ cache, changed: true });
     }),
     op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),

@@ -7,7 +7,7 @@ import type {
 } from '../../openapi/generated/control-types.js';
 import type { EmulatorContext } from '../context.js';
 import { statePageDefaults } from '../documents.js';
-import { EmulatorError } from '../errors.js';
+import { cacheNotFound } from '../errors.js';
 import { previewOf } from '../live/wire.js';
 import { topicKey } from '../topics/topic-key.js';
 import type { TokenWithdrawals } from './token-withdrawals.js';
@@ -100,7 +100,7 @@ export function topicMessagesOf(
   cache: string,
   topic: string,
 ): TopicMessages {
-  if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+  if (!store.hasCache(cache)) throw cacheNotFound(cache);
   const found = store.find(cache, topic);
   if (found === undefined) return { cache, topic, page: null, nextSequenceNumber: 1, messages: [] };
   const page = found.page;

@@ -3,7 +3,7 @@ import type * as Grpc from '@grpc/grpc-js';
 import type { token as TokenTypes } from '@gomomento/generated-types/dist/token.js';
 import type { permission_messages as PermissionTypes } from '@gomomento/generated-types/dist/permissionmessages.js';
 import type { IssuedToken, TokenRequest } from '../auth/tokens.js';
-import { EmulatorError } from '../errors.js';
+import { cacheNotFound, EmulatorError } from '../errors.js';
 import type { Permission as TokenPermission } from '../../openapi/generated/control-types.js';
 import type { AdminOperation, CallRecord } from './calls.js';
 import type { GrpcCode } from './status.js';
@@ -211,13 +211,11 @@ export function adminServices(door: AdminDoor): ServedService[] {
       return new control._CreateCacheResponse();
     }),
     DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, 'deleteCache', ({ cache_name }) => {
-      if (!door.controls.deleteCache(cache_name))
-        throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
+      if (!door.controls.deleteCache(cache_name)) throw cacheNotFound(cache_name);
       return new control._DeleteCacheResponse();
     }),
     FlushCache: unary<{ cache_name: string; auth_token?: string }>(door, 'flushCache', ({ cache_name }) => {
-      if (!door.controls.flushCache(cache_name))
-        throw new EmulatorError('cache_not_found', `The cache '${cache_name}' does not exist.`);
+      if (!door.controls.flushCache(cache_name)) throw cacheNotFound(cache_name);
       return new control._FlushCacheResponse();
     }),
     ListCaches: unary<{ auth_token?: string }>(

@@ -1,5 +1,5 @@
 import type { ScenarioTopic, ScenarioTopicSeeded } from '../../openapi/generated/control-types.js';
-import { EmulatorError } from '../errors.js';
+import { cacheNotFound, EmulatorError } from '../errors.js';
 import { messageValueOf } from '../topics/content.js';
 import type { MessageValue } from '../topics/message.js';
 import type { TopicStore } from '../topics/store.js';
@@ -22,7 +22,7 @@ export function seedTopics(
     );
   const values = topics.map((t) => t.messages.map(messageValueOf));
   for (const [i, { cache }] of topics.entries()) {
-    if (!store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+    if (!store.hasCache(cache)) throw cacheNotFound(cache);
     const j = values[i]!.findIndex((value) => sizeOf(value) > payloadLimitBytes);
     if (j >= 0)
       throw new EmulatorError(

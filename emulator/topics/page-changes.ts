@@ -1,6 +1,6 @@
 import type { ScheduledTopicReset, TopicReset } from '../../openapi/generated/control-types.js';
 import type { Clock, ClockTimer } from '../clock.js';
-import { EmulatorError } from '../errors.js';
+import { cacheNotFound } from '../errors.js';
 import type { TopicStore } from './store.js';
 import { topicKey } from './topic-key.js';
 import type { Log } from '../logging.js';
@@ -116,7 +116,7 @@ export class PageChanges {
   }
 
   private requireCache(cache: string): void {
-    if (!this.store.hasCache(cache)) throw new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+    if (!this.store.hasCache(cache)) throw cacheNotFound(cache);
   }
 
   private replace(key: string, schedule: Schedule): void {

@@ -1,4 +1,4 @@
-import type { ExchangeFacts } from '../../emulator/exchange.js';
+import { openedFacts, type ExchangeFacts } from '../../emulator/exchange.js';
 import type { JournalEntry } from '../../emulator/journal/query.js';
 import { judgeClient } from '../../judge/judge.js';
 import type { ClientRule } from '../../judge/rule.js';
@@ -12,33 +12,20 @@ let nextId = 0;
 
 /** The facts of a successful subscribe to c/t by `token:a` at 0, with the overrides. */
 export function facts(overrides: Partial<ExchangeFacts> = {}): ExchangeFacts {
-  return {
+  const opened = openedFacts({
     protocol: 'http',
     plane: 'service',
     operation: 'subscribe',
     method: 'GET',
     path: '/topics/c/t',
     at: 0,
-    durationMs: 1,
     connectionId: 1,
     cache: 'c',
     topic: 't',
     cursor: null,
-    client: 'token:a',
     credentialPlace: 'header',
-    bearer: false,
-    status: 200,
-    code: null,
-    retryAfterSeconds: null,
-    decidedBy: null,
-    items: [],
-    page: null,
-    discontinuity: null,
-    dropped: false,
-    clientGone: false,
-    waitedMs: 0,
-    ...overrides,
-  };
+  });
+  return { ...opened, durationMs: 1, client: 'token:a', status: 200, ...overrides };
 }
 
 export function entry(overrides: Partial<ExchangeFacts>): JournalEntry {
