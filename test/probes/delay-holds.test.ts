@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { MomentoErrorCode, TopicClient, TopicConfigurations, TopicPublish } from '@gomomento/sdk';
 import { until } from '../helpers/emulator.js';
+import { momentoLocal, momentoLocalMiddleware, startGrpcEmulator } from '../grpc/harness.js';
 
 // Probe: delay faults (and momento-local's delay-ms metadata, held by the same core) were counted
 // nowhere: 1,000 held subscribes passed --max-waiting 100, and 12,000 held publishes grew memory
@@ -30,5 +32,22 @@ describe('requests held by delay faults', () => {
     expect(emulator.context.faults.delays.size).toBe(5);
     emulator.reset(); // ends the holds
     for (const answer of await Promise.all(held)) expect(answer.status).toBe(503);
+  });
+
+  it("hold the SDK's calls delayed by momento-local's delay-ms the same way: one more is LIMIT_EXCEEDED", async () => {
+    emulator = await startGrpcEmulator({ maxWaitingSubscribers: 3 });
+    const topics = new TopicClient({
+      configuration: TopicConfigurations.Default.latest()
+        .withClientTimeoutMillis(60_000)
+        .withMiddlewares(momentoLocalMiddleware({ delayRpcs: ['_PublishRequest'], delayMs: 30_000 })),
+      credentialProvider: momentoLocal(emulator),
+    });
+    const held = Array.from({ length: 3 }, () => topics.publish('default-cache', 'held-sdk', 'm'));
+    await until(() => emulator!.context.faults.delays.size === 3, 'three SDK publishes held', 10_000);
+    const refused = (await topics.publish('default-cache', 'held-sdk', 'm')) as TopicPublish.Error;
+    expect(refused.errorCode()).toBe(MomentoErrorCode.LIMIT_EXCEEDED_ERROR);
+    expect(emulator.context.faults.delays.size).toBe(3);
+    emulator.reset(); // ends the holds
+    for (const answer of await Promise.all(held)) expect(answer).toBeInstanceOf(TopicPublish.Error);
   });
 });
