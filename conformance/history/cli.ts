@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { UsageError } from '../options.js';
 import { spawnEmulator, type SpawnedEmulator } from '../spawn.js';
 import { checkHistory } from './checks/index.js';
-import type { HistoryEvent, RunEvent } from './events.js';
+import type { HistoryEvent, PublishEvent, RunEvent } from './events.js';
 import { readHistory } from './file.js';
 import { indexHistory } from './model.js';
 import { historyReport, renderJson, renderJunit, renderText } from './report.js';
@@ -137,6 +137,9 @@ const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//');
 
 async function record(flags: Flags, spawned: SpawnedEmulator | undefined): Promise<HistoryEvent[]> {
   const baseUrls = flags.baseUrl ?? [spawned!.baseUrl];
+  for (const url of baseUrls)
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new UsageError(`--base-url ${JSON.stringify(url)} is not an http:// or https:// URL`);
   const token = flags.token ?? spawned?.token;
   const cache = flags.cache ?? spawned?.cache;
   if (!token) throw new UsageError('--token is required with --base-url');
@@ -193,8 +196,11 @@ async function record(flags: Flags, spawned: SpawnedEmulator | undefined): Promi
   process.stderr.write(
     `${summary.publishes} publishes (${summary.acknowledged} acknowledged), ${summary.reads} reads${summary.budgetExhausted ? '; --max-requests reached before --duration' : ''}\n`,
   );
-  if (summary.acknowledged === 0)
-    throw new UsageError('no publish was acknowledged: check --base-url, --token and --cache');
+  if (summary.acknowledged === 0) {
+    const first = events.find((e): e is PublishEvent => e.type === 'publish');
+    const got = first === undefined ? 'none was sent' : `the first got ${first.status ?? first.error ?? 'no answer'}`;
+    throw new UsageError(`no publish was acknowledged (${got}): check --base-url, --token and --cache`);
+  }
   return events;
 }
 

@@ -67,8 +67,12 @@ function topicUrl(options: WorkloadOptions, target: number): string {
   return `${options.baseUrls[target]!.replace(/\/+$/, '')}/topics/${encodeURIComponent(options.cache)}/${encodeURIComponent(options.topic)}`;
 }
 
-const errorOf = (error: unknown, timedOut: boolean): string =>
-  timedOut ? 'timeout' : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+/** Why a request got no answer: 'timeout', or the network error's code (ECONNREFUSED, ...) where fetch gives one. */
+function errorOf(error: unknown, timedOut: boolean): string {
+  if (timedOut) return 'timeout';
+  const cause = (error as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
+}
 
 function elementsOf(json: unknown): HistoryElement[] {
   const elements: HistoryElement[] = [];

@@ -1,6 +1,7 @@
 // `topics-conformance history` as a user runs it: a run that writes its history and reports and
 // exits 0 on the emulator, the same history checked again later, a fixture's anomaly exiting 1,
 // and usage errors exiting 2.
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,18 @@ describe.concurrent('topics-conformance history', () => {
     const live = await history([...against('http://127.0.0.1:1'), '--page-changes', '1', '--duration', '1']);
     expect(live.code).toBe(2);
     expect(live.stderr).toContain("--page-changes needs an emulator's control plane");
+    const notUrl = await history(['--base-url', 'notaurl', '--token', 't', '--cache', 'c']);
+    expect([notUrl.code, notUrl.stderr.trim()]).toEqual([
+      2,
+      'topics-conformance history: --base-url "notaurl" is not an http:// or https:// URL',
+    ]);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await history([...against(`http://127.0.0.1:${port}`), '--duration', '1', '--drain', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('no publish was acknowledged (the first got ECONNREFUSED)');
     const flags = await history(['--publishers', '0']);
     expect(flags.code).toBe(2);
     expect(flags.stderr).toContain('--publishers must be from 1 to 64');
