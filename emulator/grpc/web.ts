@@ -1,10 +1,12 @@
 import type { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorError } from '../errors.js';
 import { GRPC_WEB_OPERATION } from '../exchange.js';
 import { exchangeOf } from '../http/exchanges.js';
 import { DOOR_METADATA, WEB_DOOR } from './doors.js';
 import type { Reachability } from './reachability.js';
+import { readBodiesWithinBudget } from './web-bodies.js';
 
 // gRPC-web on the HTTP port, for `@gomomento/sdk-web` in a browser: each call is passed to the
 // gRPC door (server.ts) as a gRPC call over HTTP/2, as Envoy's grpc_web filter does, so the same
@@ -13,6 +15,10 @@ import type { Reachability } from './reachability.js';
 // frames in base64, both ways; and the status, which gRPC sends as HTTP/2 trailers, comes as a
 // last frame flagged 0x80 holding `grpc-status`, `grpc-message` and the trailing metadata as
 // header lines. Browsers' CORS rules apply as to every service route.
+// Each browser connection has its own HTTP/2 session to the gRPC door, closed with it, so what one
+// client does to its session (thousands of cancelled calls) ends nothing of another's. A reader
+// that stops reading holds back its call (the HTTP/2 window, then the door's own stream), so the
+// emulator queues a bounded amount for it, as for a native gRPC reader.
 
 /** Where the gRPC door listens inside the process; undefined while it is off. */
 export interface GrpcWebTarget {
@@ -22,8 +28,6 @@ export interface GrpcWebTarget {
 }
 
 const GRPC_WEB = /^application\/grpc-web(-text)?(\+proto)?$/;
-/** The most a gRPC-web request may carry: gRPC's default largest message, with its frame. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024 + 5;
 
 /** Request headers that are HTTP's or the browser's, not gRPC metadata: not passed on. */
 const NOT_METADATA = new Set([
@@ -99,30 +103,34 @@ function metadataOf(headers: IncomingHttpHeaders): Record<string, string> {
 export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): void {
   // node:http2 is loaded with the first call (most runs never see one).
   let http2: typeof import('node:http2') | undefined;
-  let session: ClientHttp2Session | undefined;
-  const sessionTo = (port: number): ClientHttp2Session => {
-    if (session === undefined || session.closed || session.destroyed) {
-      const opened = http2!.connect(`http://127.0.0.1:${port}`);
-      opened.on('error', () => opened.destroy());
-      opened.on('close', () => {
-        if (session === opened) session = undefined;
-      });
-      opened.unref();
-      session = opened;
-    }
-    return session;
+  const sessions = new Map<Socket, ClientHttp2Session>();
+  const sessionFor = (connection: Socket, port: number): ClientHttp2Session => {
+    const known = sessions.get(connection);
+    if (known !== undefined && !known.closed && !known.destroyed) return known;
+    const opened = http2!.connect(`http://127.0.0.1:${port}`);
+    opened.on('error', () => opened.destroy());
+    const forget = () => {
+      if (sessions.get(connection) === opened) sessions.delete(connection);
+    };
+    opened.on('close', forget);
+    opened.on('goaway', forget);
+    opened.unref();
+    if (known === undefined) connection.once('close', () => sessions.get(connection)?.close());
+    sessions.set(connection, opened);
+    return opened;
   };
-  app.addHook('onClose', () => session?.close());
+  app.addHook('onClose', () => {
+    for (const session of sessions.values()) session.close();
+  });
   // A block drops what is in flight, as a dropped network would.
-  target.reachability.onBlock(() => session?.destroy());
+  target.reachability.onBlock(() => {
+    for (const session of sessions.values()) session.destroy();
+  });
 
   void app.register(async (scope) => {
-    // Any body is read here (a gRPC message is at most 4 MB), so that a POST of another type is
-    // answered as the route it is not, rather than 415.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) =>
-      done(null, body),
-    );
+    // Any body is read here (within the bounds), so that a POST of another type is answered as
+    // the route it is not, rather than 415.
+    readBodiesWithinBudget(scope);
     // A path of a gRPC method: /<package.Service>/<Method>.
     scope.post('/:service(^[A-Za-z_][\\w.]*\\.\\w+$)/:method', async (request: FastifyRequest, reply: FastifyReply) => {
       const web = GRPC_WEB.exec(request.headers['content-type'] ?? '');
@@ -144,7 +152,7 @@ export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): vo
       http2 ??= await import('node:http2');
       const raw = request.body as Buffer;
       const body = text ? Buffer.from(raw.toString('latin1'), 'base64') : raw;
-      const upstream = sessionTo(port).request({
+      const upstream = sessionFor(request.raw.socket, port).request({
         ':method': 'POST',
         ':path': request.url,
         'content-type': 'application/grpc',
@@ -173,7 +181,10 @@ export function registerGrpcWeb(app: FastifyInstance, target: GrpcWebTarget): vo
         out.writeHead(200, { ...headers, 'content-type': `application/grpc-web${text ? '-text' : ''}+proto` });
       });
       upstream.on('data', (chunk: Buffer) => {
-        if (!finished) out.write(encode(chunk));
+        if (finished || out.write(encode(chunk))) return;
+        // The browser reads slower than the call answers: hold the call until it has read.
+        upstream.pause();
+        out.once('drain', () => upstream.resume());
       });
       upstream.on('trailers', (trailers: IncomingHttpHeaders) => finish(trailersOf(trailers)));
       upstream.on('end', () => finish({ 'grpc-status': '0' }));

@@ -47,3 +47,10 @@ export type MomentoLocalMetadata = Omit<ExperimentalMomentoLocalTestConfigMetada
 export function momentoLocalMiddleware(metadata: MomentoLocalMetadata) {
   return [new ExperimentalMomentoLocalTestConfigMiddleware({ requestId: randomUUID(), ...metadata })];
 }
+
+/** One gRPC message in gRPC(-web)'s framing: a flag byte (0: a message), its length, the message. */
+export function webFrame(message: Uint8Array) {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.length, 1);
+  return Buffer.concat([head, Buffer.from(message)]);
+}

@@ -3,7 +3,7 @@ import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dis
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { trailerFrame } from '../../emulator/grpc/web.js';
-import { startGrpcEmulator } from './harness.js';
+import { startGrpcEmulator, webFrame } from './harness.js';
 
 // gRPC-web on the HTTP port, byte by byte (the browser SDK's own test is test/browser/sdk-web):
 // binary and text framing both ways, the status as a trailer frame, a Subscribe that streams,
@@ -21,11 +21,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const frame = (message: Uint8Array) => {
-  const head = Buffer.alloc(5);
-  head.writeUInt32BE(message.length, 1);
-  return Buffer.concat([head, Buffer.from(message)]);
-};
+const frame = webFrame;
 const publishRequest = (cache: string, text: string) =>
   frame(
     new pubsub._PublishRequest({

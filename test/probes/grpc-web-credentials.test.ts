@@ -4,7 +4,7 @@ import type { token as TokenTypes } from '@gomomento/generated-types/dist/token.
 import type { control_client as ControlTypes } from '@gomomento/generated-types/dist/controlclient.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { startGrpcEmulator } from '../grpc/harness.js';
+import { startGrpcEmulator, webFrame } from '../grpc/harness.js';
 
 // Probe (gRPC-web without a credential had full access): the empty credential that
 // `forMomentoLocal` sends was full access on the browser door too, so a page on
@@ -28,11 +28,7 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-const frame = (message: Uint8Array) => {
-  const head = Buffer.alloc(5);
-  head.writeUInt32BE(message.length, 1);
-  return Buffer.concat([head, Buffer.from(message)]);
-};
+const frame = webFrame;
 const superUserToken = () =>
   new token._GenerateDisposableTokenRequest({
     expires: new token._GenerateDisposableTokenRequest.Expires({ valid_for_seconds: 600 }),
