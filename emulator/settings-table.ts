@@ -122,6 +122,16 @@ export const settingsTable = {
     duration: true,
     help: 'how often an idle gRPC subscription stream gets a heartbeat (it opens with one)',
   },
+  grpcIdleTimeoutMs: {
+    flag: '--grpc-idle-timeout <duration>',
+    env: 'GRPC_IDLE_TIMEOUT',
+    schema: { type: 'integer', minimum: 1000, maximum: 86_400_000 },
+    // gRPC's own max_connection_idle: the connection gets a GOAWAY (a client reconnects when it
+    // next calls), so idle connections do not pile up.
+    default: 300_000,
+    duration: true,
+    help: 'a gRPC connection with no call for this long is closed (GOAWAY; clients reconnect)',
+  },
   grpcEmptyToken: {
     flag: '--grpc-empty-token <what>',
     env: 'GRPC_EMPTY_TOKEN',
@@ -425,6 +435,7 @@ export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
     'maxWaitingSubscribers',
     'requestTimeoutMs',
     'grpcHeartbeatMs',
+    'grpcIdleTimeoutMs',
   ],
   'Faults, limits and judging clients': [
     'scenario',

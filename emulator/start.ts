@@ -75,7 +75,10 @@ async function startGrpc(
     opening ??= import('./grpc/server.js').then(({ startGrpcDoor }) => startGrpcDoor(context, controls));
     return (await opening).port;
   };
-  const listener = await listenLazily(host, port, open, web.reachability);
+  const listener = await listenLazily(host, port, open, {
+    reachability: web.reachability,
+    silentMs: context.settings.grpcIdleTimeoutMs,
+  });
   web.internalPort = open;
   return {
     port: listener.port,
@@ -101,7 +104,11 @@ async function startGrpcTls(settings: EmulatorSettings, port: number, web: GrpcW
     import('./tls/https-port.js'),
   ]);
   const { pair, authority } = await serverCertificate(settings);
-  const listener = await listenLazily(settings.host, port, web.internalPort, web.reachability, pair);
+  const listener = await listenLazily(settings.host, port, web.internalPort, {
+    reachability: web.reachability,
+    silentMs: settings.grpcIdleTimeoutMs,
+    tls: pair,
+  });
   return { ...listener, authority };
 }
 

@@ -14,17 +14,21 @@ export interface LazyListener {
   close(): Promise<void>;
 }
 
-/**
- * Listens on host:port; `open` starts the real server once and answers its internal port. While
- * `reachability` is blocked (test-admin), connections are refused and a block drops open ones.
- * With `tls`, connections are TLS with that certificate.
- */
+export interface LazyListenerOptions {
+  /** While blocked (test-admin), connections are refused, and a block drops open ones. */
+  reachability: Reachability;
+  /** A connection that has sent nothing for this long is closed (gRPC's own idle GOAWAY needs an HTTP/2 peer). */
+  silentMs: number;
+  /** Connections are TLS with this certificate. */
+  tls?: { cert: string; key: string };
+}
+
+/** Listens on host:port; `open` starts the real server once and answers its internal port. */
 export async function listenLazily(
   host: string,
   port: number,
   open: () => Promise<number>,
-  reachability: Reachability,
-  tls?: { cert: string; key: string },
+  { reachability, silentMs, tls }: LazyListenerOptions,
 ): Promise<LazyListener> {
   let opening: Promise<number> | undefined;
   const sockets = new Set<Socket>();
@@ -38,6 +42,7 @@ export async function listenLazily(
   const serve = (client: Socket) => {
     if (reachability.blocked) return void client.destroy();
     track(client);
+    client.setTimeout(silentMs, () => client.destroy());
     client.pause();
     (opening ??= open()).then(
       (internal) => {
@@ -53,6 +58,8 @@ export async function listenLazily(
         client.once('error', drop).once('close', drop);
         upstream.once('error', drop).once('close', drop);
         client.pipe(upstream).pipe(client);
+        // It spoke: from here gRPC's idle timeout (GOAWAY when no call is open) decides.
+        client.once('data', () => client.setTimeout(0));
         client.resume();
       },
       () => client.destroy(),

@@ -378,7 +378,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
       credentialPresent: credentialOf(call.metadata) !== '',
     });
 
-  const server = new grpc.Server();
+  // A connection with no call for --grpc-idle-timeout is sent a GOAWAY and closed.
+  const server = new grpc.Server({ 'grpc.max_connection_idle_ms': settings.grpcIdleTimeoutMs });
   server.addService(pubsub.UnimplementedPubsubService.definition, implementation);
   const scs = cacheService({
     context,
