@@ -114,3 +114,7 @@ export function isErrorCode(value: string): value is ErrorCode {
 /** The 404 of a cache there is not, naming it: one wording for every door and operation. */
 export const cacheNotFound = (cache: string): EmulatorError =>
   new EmulatorError('cache_not_found', `The cache '${cache}' does not exist.`);
+
+/** What a stream still open is told as the emulator stops: UNAVAILABLE, which the SDKs retry. */
+export const shuttingDown = (): EmulatorError =>
+  new EmulatorError('service_unavailable', 'The emulator is shutting down.');

@@ -3,6 +3,7 @@ import { buildApp } from './http/app.js';
 import { openCore } from './core.js';
 import { sdkEndpoint, sdkKey, signingKeyBytes, tokenEndpoint } from './auth/tokens.js';
 import { Clock } from './clock.js';
+import { shuttingDown } from './errors.js';
 import type { EmulatorContext } from './context.js';
 import type { GrpcControls, GrpcDoor } from './grpc/server.js';
 import { registerGrpcWeb, type GrpcWebTarget } from './grpc/web.js';
@@ -83,9 +84,10 @@ async function startGrpc(
   return {
     port: listener.port,
     close: async () => {
-      await listener.close();
+      // The door first: its streams end with a status that reaches the clients, then the port.
       // A door still loading is closed once it has started.
       await (await opening?.catch(() => undefined))?.close();
+      await listener.close();
     },
   };
 }
@@ -262,7 +264,8 @@ export async function startWith(
       const saving = settings.stateFile === undefined ? undefined : saveState(settings.stateFile);
       saving?.catch(() => undefined); // awaited below, after the answers have flushed
       controls.dispose(); // delayed requests and scheduled faults must not hold a stop
-      const answered = context.waiting.answerAll();
+      // Long-polls get their empty answer; streams end UNAVAILABLE, which the SDKs retry.
+      const answered = context.waiting.answerAll(shuttingDown());
       const grpcClosed = Promise.all([grpcTls?.close(), grpc?.close()]);
       const testAdminClosed = testAdmin?.close();
       const httpsClosed = https?.close();

@@ -14,8 +14,8 @@ export interface WaitingEntry extends WaitingRequest {
   readonly topic: Topic;
   /** Who waits, named as the exchanges' `client` (never the credential). */
   readonly client: string | null;
-  /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends. */
-  close(): void;
+  /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends, told `why`. */
+  close(why?: EmulatorError): void;
   /** Resolves once its answer has left (shutdown waits on it, bounded). */
   flushed(): Promise<void>;
 }
@@ -51,9 +51,9 @@ export class WaitingSubscribers implements WaitingRequests {
   }
 
   /** Answers every waiting subscriber with no items (reset, shutdown); returns them. */
-  answerAll(): WaitingEntry[] {
+  answerAll(why?: EmulatorError): WaitingEntry[] {
     const all = [...this.entries];
-    for (const waiting of all) waiting.close();
+    for (const waiting of all) waiting.close(why);
     return all;
   }
 

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/authenticator.js';
 import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
 import { resourceNameLength } from '../documents.js';
-import { EmulatorError } from '../errors.js';
+import { EmulatorError, shuttingDown } from '../errors.js';
 import type { SubscribeCursor } from '../exchange.js';
 import {
   journalledAs,
@@ -97,7 +97,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   const { auth, faults, limits, settings, clock } = context;
   // Either backend's: a Publish call awaits the number (at once in memory).
   const store: TopicStore = context.store;
-  const streams = new Set<{ cache: string; end(): void }>();
+  const streams = new Set<{ cache: string; end(): void; fail(error: unknown): void }>();
 
   const recorder = callRecorder(context.events, clock, auth);
   const openRecord = (
@@ -255,6 +255,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           finish();
           call.end();
         },
+        fail: (error: unknown) => fail(error),
       };
       /** Ends the stream with an error's status (once; nothing after it is sent). */
       const fail = (error: unknown): void => {
@@ -336,7 +337,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
             }
           },
           fail: failWith,
-          end: () => stream.end(),
+          end: (why) => (why ? stream.fail(why) : stream.end()),
           client,
           heartbeat: () => send(new pubsub._SubscriptionItem({ heartbeat: new pubsub._Heartbeat() })),
           get writable() {
@@ -414,7 +415,8 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
   return {
     port: bound,
     close() {
-      for (const stream of [...streams]) stream.end();
+      // Each open stream is told why it ends (UNAVAILABLE: the SDKs retry) before the connections close.
+      for (const stream of [...streams]) stream.fail(shuttingDown());
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();

@@ -24,8 +24,11 @@ export interface SubscriptionSink {
   deliver(read: ReadAnswer): void;
   /** An effect ends it (a "while waiting" fault, an armed "after N items" rule): the door answers with it. */
   fail(effect: Effect): void;
-  /** A stream ends with nothing more (a reset, shutdown, its cache deleted). A long-poll gets an empty `deliver` instead. */
-  end(): void;
+  /**
+   * A stream ends with nothing more (a reset, shutdown, its cache deleted); with `why`, the door
+   * says why as it ends (shutdown: UNAVAILABLE). A long-poll gets an empty `deliver` instead.
+   */
+  end(why?: EmulatorError): void;
   /** Who subscribes, as the journal names it (never the credential); worked out when asked. */
   readonly client: string | null;
   /** A stream, while it waits. */
@@ -146,11 +149,11 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
     return true;
   }
 
-  /** Ends it with nothing more: a long-poll's empty answer, a stream's end (a reset, shutdown, a deleted cache). */
-  close(): void {
+  /** Ends it with nothing more: a long-poll's empty answer, a stream's end (a reset, shutdown, a deleted cache), `why` told to a stream. */
+  close(why?: EmulatorError): void {
     if (!this.settle()) return;
     if (this.shape.kind === 'long-poll') this.sink.deliver(EMPTY_READ);
-    else this.sink.end();
+    else this.sink.end(why);
   }
 
   /** Its client went away: it ends without an answer (the door lets go of the connection or call). */
