@@ -84,6 +84,10 @@ export interface StepResult {
 
 const STEP_TOLERANCE_MS = 20;
 
+/** A request that did what it asked: answered below 300, or a stream that delivered messages. */
+export const succeeded = (e: Pick<JournalEntry, 'status' | 'delivered'>): boolean =>
+  (e.status !== null && e.status < 300) || (e.delivered ?? 0) > 0;
+
 /** Whether a client's request met the situation a step creates. */
 export const met: Record<ExamStep['kind'], (e: Omit<JournalEntry, 'id'>) => boolean> = {
   'page-change': (e) => e.discontinuity !== null,
@@ -117,12 +121,14 @@ export function stepResults(
     if (!first) return { ...base, outcome: 'not met', note: `the client never saw ${what[step.kind]}` };
     const lastMet = requests.filter((e) => e.at >= first.at && met[step.kind](e)).at(-1)!;
     // Carrying on: a later request that succeeded, or (an SDK's stream, which may end in the next
-    // step's error) a later stream that delivered messages.
+    // step's error) a later stream that delivered messages; or a retry that met a later step (the
+    // exam interfered again before a patient client's retry could succeed).
+    const later = steps.filter((s) => playedAt(s) > playedAt(step));
     const recovered = requests.some(
       (e) =>
         e.at > lastMet.at &&
-        ((e.status !== null && e.status < 300) || (e.delivered ?? 0) > 0) &&
-        (step.kind !== 'token-expiry' || e.client !== lastMet.client),
+        (step.kind !== 'token-expiry' || e.client !== lastMet.client) &&
+        (succeeded(e) || later.some((s) => endOf(e) + STEP_TOLERANCE_MS >= playedAt(s) && met[s.kind](e))),
     );
     if (recovered) return { ...base, outcome: 'handled', note: `${what[step.kind]} (#${first.id}), then carried on` };
     return {

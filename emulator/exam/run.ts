@@ -12,6 +12,7 @@ import {
   met,
   ruleResults,
   stepResults,
+  succeeded,
   verdictOf,
   type ExamCounts,
   type ExamRuleResult,
@@ -20,6 +21,7 @@ import {
 } from './judging.js';
 import { describeFormat, messageOf, printedNumbers, type MessageFormat } from './messages.js';
 import { BURST_SIZE, type ExamPlan, type ExamStep } from './plan.js';
+import { RecoveryWatch } from './recovery.js';
 import { startTokenVending, type TokenVending } from './token-vending.js';
 
 // `topics-emulator exam`: an emulator on a free port, the client command run against it with
@@ -262,6 +264,7 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
       startedAt = clock.now();
       // What the client met, as it happens: a step that lasts only while played is played again if not.
       const lastMet = new Map<ExamStep['kind'], number>();
+      const recovery = new RecoveryWatch();
       let probed = -1;
       const quietAt = (at: number) => plan.quiet.findIndex((q) => at >= q.fromMs && at < q.toMs);
       stopListening.push(
@@ -269,7 +272,12 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
           (event) => {
             if (event.kind !== 'request' || event.record.plane !== 'service') return;
             const record = event.record;
-            for (const step of plan.steps) if (met[step.kind](record)) lastMet.set(step.kind, event.at);
+            for (const step of plan.steps)
+              if (met[step.kind](record)) {
+                lastMet.set(step.kind, event.at);
+                if (step.kind !== 'token-expiry') recovery.failed(event.at);
+              }
+            if (succeeded(record)) recovery.succeeded(event.at);
             // Right after the client's first empty answer in a quiet stretch, one message: it is
             // published before the client can poll again, so only a poll that kept its cursor gets it.
             const quiet = quietAt(event.at - startedAt);
@@ -307,12 +315,17 @@ export async function runExam(options: ExamOptions): Promise<ExamReport> {
           timers.push(setTimeout(() => publishTick(t), at));
         }
       let deadline: NodeJS.Timeout | undefined;
-      const over = await Promise.race([
+      let over = await Promise.race([
         client.exited,
         abort,
         new Promise<'deadline'>((resolve) => (deadline = setTimeout(() => resolve('deadline'), plan.durationMs))),
       ]);
       clearTimeout(deadline);
+      // A client still recovering from the last step it met gets PATIENCE_MS from that answer
+      // to carry on (the exam's own verdict must not depend on how patient a correct client is).
+      const late =
+        over === 'deadline' ? await recovery.awaitRecovery<Exit | 'aborted'>(clock, [client.exited, abort]) : over;
+      if (late !== 'recovered' && late !== 'no wait') over = late;
       if (over === 'deadline' || over === 'aborted') {
         stoppedByExam = true;
         endStreams(emulator);
