@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type * as Forge from 'node-forge';
+import { constraintsExtension, constraintsFor, constraintsOf, covered } from './constraints.js';
 import type { CertificateNames } from './names.js';
 
 // The local certificate authority behind --https-port: created once in its directory (ca.pem,
@@ -59,7 +60,8 @@ function certificate(days: number): Forge.pki.Certificate {
   return cert;
 }
 
-function createAuthority(): KeyPair {
+/** An authority that may vouch only for these names (and the loopback networks): see constraints.ts. */
+function createAuthority(names: CertificateNames): KeyPair {
   const keys = newKeys();
   const cert = certificate(AUTHORITY_DAYS);
   cert.publicKey = keys.publicKey;
@@ -73,6 +75,7 @@ function createAuthority(): KeyPair {
     { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
+    constraintsExtension(constraintsFor(names)),
   ]);
   cert.sign(keys.privateKey, forge().md.sha256.create());
   return { cert: forge().pki.certificateToPem(cert), key: forge().pki.privateKeyToPem(keys.privateKey) };
@@ -182,8 +185,18 @@ export async function localCertificate(
     await rename(caKeyPath, `${caKeyPath}.unloadable`);
     authority = undefined;
   }
+  // One that may vouch for other names than these (made before authorities were constrained, or
+  // for another endpoint) is made again, the old one kept beside it (`.replaced`).
+  if (authority !== undefined) {
+    const constraints = constraintsOf(authority.cert);
+    if (constraints === undefined || !covered(constraints, names)) {
+      await rename(caPath, `${caPath}.replaced`);
+      await rename(caKeyPath, `${caKeyPath}.replaced`);
+      authority = undefined;
+    }
+  }
   if (authority === undefined) {
-    authority = createAuthority();
+    authority = createAuthority(names);
     await writePair(caPath, caKeyPath, authority);
   }
   const certPath = join(dir, 'localhost.pem');
