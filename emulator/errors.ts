@@ -118,3 +118,13 @@ export const cacheNotFound = (cache: string): EmulatorError =>
 /** What a stream still open is told as the emulator stops: UNAVAILABLE, which the SDKs retry. */
 export const shuttingDown = (): EmulatorError =>
   new EmulatorError('service_unavailable', 'The emulator is shutting down.');
+
+/**
+ * A topic that has given the largest safe integer as a number or a page (reachable only from a
+ * loaded snapshot): JSON clients could no longer tell numbers apart, so it numbers no further.
+ */
+export const numbersExhausted = (what: 'sequence number' | 'page'): EmulatorError =>
+  new EmulatorError(
+    'internal_error',
+    `The emulator has given every ${what} up to 2^53 - 1, the largest JSON numbers carry exactly: load a snapshot with smaller ones, or reset the topic (POST /_emulator/topics/{cache}/{topic}/reset) when its sequence numbers are spent.`,
+  );

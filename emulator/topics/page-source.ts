@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { numbersExhausted } from '../errors.js';
 
 // Pages identify one instance of a topic. Later pages are greater than earlier ones but
 // not consecutive; the provider's example page looks like epoch seconds, so ours are too,
@@ -19,6 +20,7 @@ export class PageSource {
   }
 
   next(): number {
+    if (this.peek() > Number.MAX_SAFE_INTEGER) throw numbersExhausted('page');
     this.lastPage = this.peek();
     return this.lastPage;
   }

@@ -4,6 +4,7 @@ import { storeMessage, type MessageValue, type StoredMessage } from './message.j
 import type { ReadAnswer, WaitingSubscriber } from './subscriber.js';
 import type { RetainedMessage } from './content.js';
 import type { TopicNews } from './topic-news.js';
+import { numbersExhausted } from '../errors.js';
 
 export interface TopicSettings {
   retention: number;
@@ -82,6 +83,7 @@ export class Topic {
   /** Numbers and keeps a message; `publisher` is the publishing token's id ('' for none). */
   publish(value: MessageValue, publisher = ''): number {
     const seq = this.nextSeq;
+    if (seq >= Number.MAX_SAFE_INTEGER) throw numbersExhausted('sequence number');
     this.retained.push(storeMessage(this.currentPage, seq, value, publisher));
     this.nextSeq = seq + 1;
     if (this.news?.active) this.news.published(this, seq, value);

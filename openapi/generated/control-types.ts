@@ -978,7 +978,7 @@ export interface components {
             binary: string;
         };
         SequenceNumber: number;
-        /** @description A page or next number; below the largest safe integer by enough for the pages and numbers that follow. */
+        /** @description A page or next number: any safe integer. The emulator never numbers or pages past the largest (a publish or page change that would is refused), so every state it writes loads back. */
         SnapshotCounter: number;
         SnapshotMessage: {
             sequenceNumber: components["schemas"]["SequenceNumber"];
