@@ -9,7 +9,8 @@ import { consoleErrors, launch } from './browser.js';
 
 // The provider's browser SDK (@gomomento/sdk-web, bundled as an app would bundle it) in headless
 // Chromium, from a page on another origin, over gRPC-web (its text mode) on the emulator's HTTP
-// port: it subscribes, publishes, and gets what curl publishes, under the same CORS policy.
+// port: it subscribes, publishes, and gets what curl publishes, under the same CORS policy;
+// configured as docs/sdks.md shows (a token and endpointOverrides with their scheme).
 
 let emulator: RunningEmulator;
 let browser: Browser;

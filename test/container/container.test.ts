@@ -17,7 +17,8 @@ import { expectRoundTrip, publish } from '../package/topics-round-trip.js';
 // The image built from the Dockerfile, started through the testcontainers module, as a user's
 // CI would. Run by `npm run test:container` (docker/test-container.sh), which prepares the engine
 // and builds the image first. Without a Docker engine these tests FAIL, with the reason: a
-// container test that passes without a container proves nothing.
+// container test that passes without a container proves nothing. This is what docs/docker.md's
+// `docker build` and `docker run` and docs/in-your-tests.md's testcontainers example do.
 
 const run = promisify(execFile);
 const image = process.env['TOPICS_EMULATOR_IMAGE'] ?? 'topics-emulator:test';

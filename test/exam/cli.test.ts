@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
-// `npx topics-emulator exam` as a user runs it: the report on stdout, JUnit and JSON files, the exit code.
+// `npx topics-emulator exam` as a user runs it (docs/judging.md's commands): the report on stdout,
+// JUnit and JSON files, the exit code.
 
 const dir = mkdtempSync(join(tmpdir(), 'topics-exam-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,5 @@
+// The vitest helpers as docs/in-your-tests.md shows them: the per-file fixture, and the global
+// setup with resetTopicsEmulator.
 import { describe, expect, it } from 'vitest';
 import {
   resetTopicsEmulator,
