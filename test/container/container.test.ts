@@ -13,6 +13,7 @@ import {
   TOPICS_EMULATOR_PORT,
 } from '../../testcontainers/index.js';
 import { expectRoundTrip, publish } from '../package/topics-round-trip.js';
+import { checkFigure, mb } from '../helpers/figures.js';
 
 // The image built from the Dockerfile, started through the testcontainers module, as a user's
 // CI would. Run by `npm run test:container` (docker/test-container.sh), which prepares the engine
@@ -357,6 +358,8 @@ describe('the image', () => {
         timeout: 20_000,
       });
       expect(user.trim()).toBe('node');
+      // docs/docker.md's figure, written by this measurement (UPDATE_FIGURES=1).
+      expect(checkFigure('image-size', Number(size), mb)).toBeUndefined();
       console.log(
         `image ${image}: ${(Number(size) / 1e6).toFixed(1)} MB; docker start to healthy: ${((healthyAt - startedAt) / 1000).toFixed(1)} s ` +
           '(the first health check runs one interval, 5 s, after start)',

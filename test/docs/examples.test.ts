@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { cliCommand } from '../helpers/cli.js';
+import { checkFigure, count } from '../helpers/figures.js';
 import { codeBlocks, RUNNABLE, type CodeBlock } from './blocks.js';
 
 // Every shell and code example of README.md and docs/ is run as printed (probe #43: three docs
@@ -115,6 +116,19 @@ const CONFORMANCE = `${process.execPath} --import tsx ${join(root, 'conformance/
 const withOurCommands = (line: string) =>
   line.replace(/^npx topics-emulator\b/, CLI).replace(/^npx topics-conformance\b/, CONFORMANCE);
 
+/** docs/conformance.md's counts of the suite against the emulator, written by `npm run conformance` as the docs run it. */
+function conformanceFigures(output: string): string[] {
+  const summary = /(\d+) passed, (\d+) failed, \d+ warning\(s\), (\d+) observation\(s\), (\d+) skipped/.exec(output);
+  if (!summary) return [`no summary line in:\n${output}`];
+  const [passed, failed, observations, skipped] = summary.slice(1).map(Number) as [number, number, number, number];
+  return [
+    checkFigure('conformance-passed', passed, count),
+    checkFigure('conformance-failed', failed, count),
+    checkFigure('conformance-observations', observations, count),
+    checkFigure('conformance-skipped', skipped, count),
+  ].filter((problem) => problem !== undefined);
+}
+
 const runners: Record<string, (block: CodeBlock) => Promise<void>> = {
   async shell(block) {
     const emulator = await emulatorFor();
@@ -133,6 +147,7 @@ const runners: Record<string, (block: CodeBlock) => Promise<void>> = {
     for (const line of commandLines(block.code)) {
       const ran = await run('bash', ['-c', withOurCommands(line)]);
       expect(ran.code, `${named(block)}: ${line}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
+      if (line === 'npm run conformance') expect(conformanceFigures(ran.stdout)).toEqual([]);
     }
   },
   async starts(block) {

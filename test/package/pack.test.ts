@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRoundTrip } from './topics-round-trip.js';
+import { checkFigure, mib } from '../helpers/figures.js';
 
 // The npm package as a user gets it: `npm pack`, installed into a fresh project, started with
 // npx, imported as a library. Heavy (a build and an install from the registry): `npm run test:package`.
@@ -54,6 +55,9 @@ beforeAll(async () => {
   const results = JSON.parse(stdout.slice(stdout.indexOf('['))) as PackResult[];
   expect(results).toHaveLength(1);
   packed = results[0]!;
+  // docs/in-your-tests.md's figures, written by this measurement (UPDATE_FIGURES=1).
+  expect(checkFigure('package-packed', packed.size, mib)).toBeUndefined();
+  expect(checkFigure('package-unpacked', packed.unpackedSize, mib)).toBeUndefined();
   console.log(
     `package ${packed.filename}: ${kib(packed.size)} packed, ${kib(packed.unpackedSize)} unpacked, ${packed.entryCount} files`,
   );
