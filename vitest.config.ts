@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The default suite: everything `npm test` runs, bounded to stay well under five minutes.
 // Heavy suites (container, package, stress) live under their own folders and configs; the exam of
 // the example clients and the conformance suite against the emulator run in `npm run test:load`
-// (beside six CPU-bound processes), which CI runs too.
+// (beside six CPU-bound processes), which CI runs too; the docs' examples in `npm run test:docs`.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -17,6 +17,7 @@ export default defineConfig({
       'test/sdk-suites/**',
       'test/exam/clients.test.ts',
       'test/conformance/emulator.test.ts',
+      'test/docs/examples.test.ts',
       'node_modules/**',
     ],
     testTimeout: 30_000,

