@@ -1,5 +1,6 @@
 import type { Authenticator } from './auth/authenticator.js';
 import type { CacheItems } from './cache/items.js';
+import type { CollectionOperations } from './cache/collections.js';
 import type { CacheOperations } from './cache/operations.js';
 import type { Backend } from './backend/backend.js';
 import type { Clock } from './clock.js';
@@ -39,4 +40,6 @@ export interface EmulatorServices {
   /** The cache's items beside the topics (storage), and its operations on the emulator's clock. */
   items: CacheItems;
   cache: CacheOperations;
+  /** The cache's dictionaries, sets, lists and sorted sets, on the same items. */
+  collections: CollectionOperations;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.js';
 import { InMemoryCacheItems } from './cache/items.js';
+import { CollectionOperations } from './cache/collections.js';
 import { CacheOperations } from './cache/operations.js';
 import { openBackend } from './backend/open.js';
 import { Clock } from './clock.js';
@@ -52,6 +53,7 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     events,
     items,
     cache: new CacheOperations(items, clock),
+    collections: new CollectionOperations(items, clock),
     faults: new FaultInjector(
       clock,
       logger,

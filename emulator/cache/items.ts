@@ -3,11 +3,18 @@
 // An item past its expiry is never answered: it is dropped when it is next touched, and swept
 // when the store is full.
 
-/** One stored item: a scalar value (the collection types answer UNIMPLEMENTED for now). */
+import type { Collection } from './collection.js';
+
+/** One stored item: a scalar's bytes, or a collection's members (collection.ts). */
 export interface StoredItem {
+  /** A scalar's bytes; empty for a collection. */
   readonly value: Buffer;
+  /** A dictionary, set, list or sorted set; absent for a scalar. */
+  readonly collection?: Collection;
   /** Clock reading (ms) at which it expires. */
   readonly expiresAt: number;
+  /** The bytes it holds (its key aside) when it was set: a collection changes in place, so its size is taken then. */
+  readonly size: number;
 }
 
 /** An item as the state, snapshots and the dashboard see it. */
@@ -15,6 +22,7 @@ export interface ItemView {
   cache: string;
   key: Buffer;
   value: Buffer;
+  collection?: Collection;
   expiresAt: number;
 }
 
@@ -61,12 +69,12 @@ export class InMemoryCacheItems implements CacheItems {
     if (items === undefined) this.caches.set(cache, (items = new Map<string, StoredItem>()));
     const k = mapKey(key);
     const old = items.get(k);
-    if (old !== undefined) this.held -= k.length + old.value.length;
+    if (old !== undefined) this.held -= k.length + old.size;
     else this.size += 1;
     // Set anew: it moves to the end of the order.
     items.delete(k);
     items.set(k, item);
-    this.held += k.length + item.value.length;
+    this.held += k.length + item.size;
   }
 
   delete(cache: string, key: Buffer, now: number): boolean {
@@ -81,7 +89,7 @@ export class InMemoryCacheItems implements CacheItems {
   clear(cache: string): void {
     const items = this.caches.get(cache);
     if (items === undefined) return;
-    for (const [k, item] of items) this.held -= k.length + item.value.length;
+    for (const [k, item] of items) this.held -= k.length + item.size;
     this.size -= items.size;
     this.caches.delete(cache);
   }
@@ -105,7 +113,13 @@ export class InMemoryCacheItems implements CacheItems {
     const out: ItemView[] = [];
     for (const [cache, items] of this.caches)
       for (const [k, item] of items)
-        out.push({ cache, key: Buffer.from(k, 'latin1'), value: item.value, expiresAt: item.expiresAt });
+        out.push({
+          cache,
+          key: Buffer.from(k, 'latin1'),
+          value: item.value,
+          ...(item.collection ? { collection: item.collection } : {}),
+          expiresAt: item.expiresAt,
+        });
     return out;
   }
 
@@ -117,7 +131,7 @@ export class InMemoryCacheItems implements CacheItems {
 
   private remove(items: Map<string, StoredItem>, k: string, item: StoredItem): void {
     items.delete(k);
-    this.held -= k.length + item.value.length;
+    this.held -= k.length + item.size;
     this.size -= 1;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
+import type { CollectionType } from './collection.js';
 import type { CacheItems, StoredItem } from './items.js';
 
 // The cache's scalar operations, once for every door (the cache HTTP API, the SDK's
@@ -19,6 +20,8 @@ export const CACHE_BOUNDS = {
   maxTotalBytes: 256 * 1024 * 1024,
   /** The longest TTL: a year. */
   maxTtlMs: 365 * 24 * 3600 * 1000,
+  /** The most members one collection holds (its bytes, members and keys, are bounded as a value's). */
+  maxMembers: 100_000,
 } as const;
 
 /** A condition of the SetIf family (the SDK's setIfAbsent, setIfEqual, ...). */
@@ -46,7 +49,7 @@ export function hashOf(value: Buffer): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-function requireTtl(ttlMs: number): void {
+export function requireTtl(ttlMs: number): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0 || ttlMs > CACHE_BOUNDS.maxTtlMs)
     throw new EmulatorError(
       'invalid_parameter',
@@ -71,7 +74,8 @@ function requireValue(value: Buffer): void {
     );
 }
 
-const INTEGER = /^-?\d{1,16}$/;
+/** A value Increment reads as an integer. */
+export const INTEGER = /^-?\d{1,16}$/;
 
 export class CacheOperations {
   constructor(
@@ -81,7 +85,7 @@ export class CacheOperations {
 
   get(cache: string, key: Buffer): Buffer | undefined {
     requireKey(key);
-    return this.items.get(cache, key, this.clock.now())?.value;
+    return scalarOf(this.items.get(cache, key, this.clock.now()));
   }
 
   getWithHash(cache: string, key: Buffer): { value: Buffer; hash: Buffer } | undefined {
@@ -101,7 +105,7 @@ export class CacheOperations {
     requireKey(key);
     requireValue(value);
     requireTtl(ttlMs);
-    const current = this.items.get(cache, key, this.clock.now())?.value;
+    const current = scalarOf(this.items.get(cache, key, this.clock.now()));
     if (!setConditionHolds(condition, current)) return false;
     this.store(cache, key, value, ttlMs);
     return true;
@@ -112,7 +116,7 @@ export class CacheOperations {
     requireKey(key);
     requireValue(value);
     requireTtl(ttlMs);
-    const current = this.items.get(cache, key, this.clock.now())?.value;
+    const current = scalarOf(this.items.get(cache, key, this.clock.now()));
     if (!hashConditionHolds(condition, current === undefined ? undefined : hashOf(current))) return undefined;
     this.store(cache, key, value, ttlMs);
     return hashOf(value);
@@ -128,7 +132,7 @@ export class CacheOperations {
   increment(cache: string, key: Buffer, amount: number, ttlMs: number): number {
     requireKey(key);
     requireTtl(ttlMs);
-    const current = this.items.get(cache, key, this.clock.now())?.value.toString('latin1');
+    const current = scalarOf(this.items.get(cache, key, this.clock.now()))?.toString('latin1');
     if (current !== undefined && !INTEGER.test(current))
       throw new EmulatorError('failed_precondition', 'Increment failed: the stored value is not an integer.');
     const next = Number(current ?? 0) + amount;
@@ -154,9 +158,11 @@ export class CacheOperations {
     return item === undefined ? undefined : item.expiresAt - now;
   }
 
-  /** The item's type; undefined when the key is absent. Scalars only, for now. */
-  itemType(cache: string, key: Buffer): 'scalar' | undefined {
-    return this.get(cache, key) === undefined ? undefined : 'scalar';
+  /** The item's type; undefined when the key is absent. */
+  itemType(cache: string, key: Buffer): 'scalar' | CollectionType | undefined {
+    requireKey(key);
+    const item = this.items.get(cache, key, this.clock.now());
+    return item === undefined ? undefined : (item.collection?.type ?? 'scalar');
   }
 
   /**
@@ -179,7 +185,7 @@ export class CacheOperations {
         'failed_precondition',
         `The new TTL (${change.ttlMs} ms) is not ${change.kind === 'increase' ? 'above' : 'below'} the item's remaining TTL (${remaining} ms).`,
       );
-    this.items.set(cache, key, { value: item.value, expiresAt: now + change.ttlMs });
+    this.items.set(cache, key, { ...item, expiresAt: now + change.ttlMs });
     return 'set';
   }
 
@@ -191,25 +197,45 @@ export class CacheOperations {
   private store(cache: string, key: Buffer, value: Buffer, ttlMs: number): void {
     const now = this.clock.now();
     const replaced = this.items.get(cache, key, now);
-    const growth = key.length + value.length - (replaced ? key.length + replaced.value.length : 0);
-    // Expired items are dropped when touched; past a bound, every expired one goes before refusing.
-    const full = () =>
-      (replaced === undefined && this.items.count() >= CACHE_BOUNDS.maxItems) ||
-      this.items.bytes() + growth > CACHE_BOUNDS.maxTotalBytes;
-    if (full()) this.items.sweep(now);
-    if (replaced === undefined && this.items.count() >= CACHE_BOUNDS.maxItems)
-      throw new EmulatorError(
-        'limit_exceeded',
-        `The emulator holds at most ${CACHE_BOUNDS.maxItems} cache items: delete some, or flush a cache.`,
-      );
-    if (this.items.bytes() + growth > CACHE_BOUNDS.maxTotalBytes)
-      throw new EmulatorError(
-        'limit_exceeded',
-        `The emulator holds at most ${CACHE_BOUNDS.maxTotalBytes} bytes of cache items: delete some, or flush a cache.`,
-      );
-    const item: StoredItem = { value: Buffer.from(value), expiresAt: now + ttlMs };
+    makeRoom(this.items, now, replaced === undefined, value.length - (replaced?.size ?? 0));
+    const item: StoredItem = { value: Buffer.from(value), expiresAt: now + ttlMs, size: value.length };
     this.items.set(cache, key, item);
   }
+}
+
+/**
+ * Room for an item (`added`: a new key) growing by `growth` bytes, within the bounds: expired
+ * items are dropped when touched, and past a bound every expired one goes before it refuses.
+ */
+export function makeRoom(items: CacheItems, now: number, added: boolean, growth: number): void {
+  const full = () =>
+    (added && items.count() >= CACHE_BOUNDS.maxItems) || items.bytes() + growth > CACHE_BOUNDS.maxTotalBytes;
+  if (full()) items.sweep(now);
+  if (added && items.count() >= CACHE_BOUNDS.maxItems)
+    throw new EmulatorError(
+      'limit_exceeded',
+      `The emulator holds at most ${CACHE_BOUNDS.maxItems} cache items: delete some, or flush a cache.`,
+    );
+  if (items.bytes() + growth > CACHE_BOUNDS.maxTotalBytes)
+    throw new EmulatorError(
+      'limit_exceeded',
+      `The emulator holds at most ${CACHE_BOUNDS.maxTotalBytes} bytes of cache items: delete some, or flush a cache.`,
+    );
+}
+
+/** The answer to a call on a key that holds another type of item (x-emulator-cache-types). */
+export function wrongType(held: 'scalar' | CollectionType, wanted: 'scalar' | CollectionType): EmulatorError {
+  return new EmulatorError(
+    'failed_precondition',
+    `The item at this key is ${articled(held)}; this call works on ${articled(wanted)}.`,
+  );
+}
+const articled = (type: string) => `${type === 'scalar' ? 'a scalar value' : `a ${type}`}`;
+
+/** A scalar item's bytes; undefined when absent; a collection is the wrong type. */
+function scalarOf(item: StoredItem | undefined): Buffer | undefined {
+  if (item?.collection) throw wrongType(item.collection.type, 'scalar');
+  return item?.value;
 }
 
 function setConditionHolds(condition: SetCondition, current: Buffer | undefined): boolean {

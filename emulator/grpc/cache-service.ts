@@ -10,12 +10,14 @@ import { EmulatorError } from '../errors.js';
 import type { Effect, CacheOperation } from '../requests.js';
 import type { CallRecord } from './calls.js';
 import type { ServedService } from './admin-services.js';
+import { collectionMethods, type Unary } from './collection-calls.js';
 
-// `cache_client.Scs` as the provider's SDK calls it (its CacheClient's scalar calls): each method
-// translates to the core: momento-local's fault metadata, the caller, the item's permission and
-// the cache (admission.ts), fault rules and limits, then the cache's operation
-// (cache/operations.ts), answered in the SDK's own response messages. The SDK names the cache in
-// the `cache` metadata. The collection methods answer UNIMPLEMENTED naming themselves.
+// `cache_client.Scs` as the provider's SDK calls it (its CacheClient): each method translates to
+// the core: momento-local's fault metadata, the caller, the item's permission and the cache
+// (admission.ts), fault rules and limits, then the cache's operation (cache/operations.ts; the
+// collection methods in collection-calls.ts, to cache/collections.ts), answered in the SDK's own
+// response messages. The SDK names the cache in the `cache` metadata. A method the emulator does
+// not serve answers UNIMPLEMENTED naming itself.
 
 const require = createRequire(import.meta.url);
 type Scs = typeof CacheTypes;
@@ -41,25 +43,16 @@ function textOf(metadata: Grpc.Metadata, key: string): string | undefined {
 
 const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
-const SCALAR_METHODS = [
-  'Get',
-  'GetWithHash',
-  'GetBatch',
-  'Set',
-  'SetBatch',
-  'SetIf',
-  'SetIfHash',
-  'SetIfNotExists',
-  'Delete',
-  'KeysExist',
-  'Increment',
-  'UpdateTtl',
-  'ItemGetTtl',
-  'ItemGetType',
-];
-
 export function cacheService(door: CacheDoor): ServedService {
   const { cache_client: scs } = require('@gomomento/generated-types/dist/cacheclient.js') as { cache_client: Scs };
+  const T = scs._ItemGetTypeResponse.ItemType;
+  const ITEM_TYPES = {
+    scalar: T.SCALAR,
+    dictionary: T.DICTIONARY,
+    set: T.SET,
+    list: T.LIST,
+    'sorted-set': T.SORTED_SET,
+  };
   const { context } = door;
   const { cache: items, faults, limits } = context;
 
@@ -102,12 +95,12 @@ export function cacheService(door: CacheDoor): ServedService {
   };
 
   /** A unary method: admitted for its keys, answered by `answer`, journalled once. */
-  function unary<Request>(
+  const unary: Unary = <Request>(
     operation: CacheOperation,
     access: 'read' | 'write',
     keysOf: (request: Request) => Buffer[],
     answer: (cache: string, request: Request) => unknown,
-  ) {
+  ) => {
     return (call: Grpc.ServerUnaryCall<Request, unknown>, callback: Grpc.sendUnaryData<unknown>) => {
       const record = door.record(operation, call, textOf(call.metadata, 'cache') ?? null);
       const end = new EventEmitter();
@@ -123,7 +116,7 @@ export function cacheService(door: CacheDoor): ServedService {
         })
         .finally(() => end.emit('close'));
     };
-  }
+  };
 
   /** A batch: admitted for all its keys at once, then one answer per item, streamed in order. */
   function batch<Request, Item>(
@@ -257,17 +250,18 @@ export function cacheService(door: CacheDoor): ServedService {
       const R = scs._ItemGetTypeResponse;
       return type === undefined
         ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ item_type: R.ItemType.SCALAR }) });
+        : new R({ found: new R._Found({ item_type: ITEM_TYPES[type] }) });
     }),
+    ...collectionMethods(scs, context.collections, unary),
   };
 
   const definition = scs.UnimplementedScsService.definition as unknown as Grpc.ServiceDefinition;
   for (const method of Object.keys(definition)) {
-    if (SCALAR_METHODS.includes(method)) continue;
+    if (method in implementation) continue;
     implementation[method] = (_call: unknown, callback?: Grpc.sendUnaryData<unknown>) => {
       const status = {
         code: 12,
-        details: `The emulator does not implement cache_client.Scs/${method} yet: it serves the scalar cache calls (get, set, delete, ...); the collection types (dictionary, set, list, sorted set) are not served.`,
+        details: `The emulator does not implement cache_client.Scs/${method}.`,
       };
       if (typeof callback === 'function') callback(status);
       else (_call as EventEmitter).emit('error', status);

@@ -8,6 +8,7 @@ import type { LimitsProfile } from '../limits/account-limits.js';
 import type { TopicContent } from '../topics/content.js';
 import { snapshotChecks, type SnapshotTarget } from './checks.js';
 import type { Snapshot, SnapshotControl, SnapshotItem, SnapshotLoaded, SnapshotTopicReset } from './document.js';
+import { itemFromSnapshot } from './items.js';
 
 // Loading a snapshot: decide everything first (the checks, each fault rule built), so that a
 // bad snapshot changes nothing; then apply, which cannot fail. Its schema was checked once, by
@@ -84,11 +85,7 @@ export function applyRestore(
   const now = clock.now();
   // Each item's TTL runs again from the loaded clock's reading.
   context.items.clearAll();
-  for (const { cache, key, value, ttlRemainingMs } of plan.items)
-    context.items.set(cache, Buffer.from(key, 'base64'), {
-      value: Buffer.from(value, 'base64'),
-      expiresAt: now + ttlRemainingMs,
-    });
+  for (const item of plan.items) context.items.set(item.cache, Buffer.from(item.key, 'base64'), itemFromSnapshot(item, now));
   for (const { cache, topic, afterSequenceNumber, at } of plan.topicResets) {
     if (afterSequenceNumber !== undefined) pageChanges.afterSequenceNumber(cache, topic, afterSequenceNumber, WHY);
     else if (Date.parse(at!) > now) pageChanges.afterTime(cache, topic, Date.parse(at!) - now, WHY);

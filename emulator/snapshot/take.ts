@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import type { TokenWithdrawals } from '../control/token-withdrawals.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type SnapshotControl } from './document.js';
+import { itemToSnapshot } from './items.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -19,12 +20,7 @@ export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdra
       .map(({ cache, topic, afterSequenceNumber, at }) =>
         afterSequenceNumber !== undefined ? { cache, topic, afterSequenceNumber } : { cache, topic, at: at! },
       ),
-    items: items.items(now).map(({ cache, key, value, expiresAt }) => ({
-      cache,
-      key: key.toString('base64'),
-      value: value.toString('base64'),
-      ttlRemainingMs: expiresAt - now,
-    })),
+    items: items.items(now).map((item) => itemToSnapshot(item, now)),
     ...takeControl(context, withdrawals),
   };
 }

@@ -1013,12 +1013,39 @@ export interface components {
             nextSequenceNumber: components["schemas"]["SnapshotCounter"];
             messages: components["schemas"]["SnapshotMessage"][];
         };
-        /** @description One cache item; its key and value as standard base64 of their bytes. */
+        /** @description One cache item; its key and value as standard base64 of their bytes (a collection's members in `collection`). */
         SnapshotItem: {
             cache: components["schemas"]["ResourceName"];
             key: string;
             value: string;
             ttlRemainingMs: number;
+            collection?: components["schemas"]["SnapshotCollection"];
+        };
+        /** @description A collection's member (a field, a value, an element) as standard base64 of its bytes. */
+        SnapshotMember: string;
+        /** @description A collection item (its `value` is then empty): its type and members in their order, at most 100,000 (x-emulator-cache-collections). */
+        SnapshotCollection: {
+            /** @constant */
+            type: "dictionary";
+            fields: {
+                field: components["schemas"]["SnapshotMember"];
+                value: components["schemas"]["SnapshotMember"];
+            }[];
+        } | {
+            /** @constant */
+            type: "set";
+            elements: components["schemas"]["SnapshotMember"][];
+        } | {
+            /** @constant */
+            type: "list";
+            values: components["schemas"]["SnapshotMember"][];
+        } | {
+            /** @constant */
+            type: "sorted-set";
+            elements: {
+                value: components["schemas"]["SnapshotMember"];
+                score: number;
+            }[];
         };
         /** @description A scheduled page change - after the message numbered `afterSequenceNumber`, or at the clock time `at`. */
         SnapshotTopicReset: {
@@ -2368,6 +2395,8 @@ export type TopicMessages = components['schemas']['TopicMessages'];
 export type RetainedMessagePreview = components['schemas']['RetainedMessagePreview'];
 export type SnapshotTopic = components['schemas']['SnapshotTopic'];
 export type SnapshotItem = components['schemas']['SnapshotItem'];
+export type SnapshotMember = components['schemas']['SnapshotMember'];
+export type SnapshotCollection = components['schemas']['SnapshotCollection'];
 export type SnapshotTopicReset = components['schemas']['SnapshotTopicReset'];
 export type SnapshotFault = components['schemas']['SnapshotFault'];
 export type SnapshotChaos = components['schemas']['SnapshotChaos'];

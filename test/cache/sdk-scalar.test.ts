@@ -245,9 +245,17 @@ describe('one store, every door', () => {
     }
   });
 
-  it('answers a collection call UNIMPLEMENTED, naming the method', async () => {
-    const response = await cache.dictionaryFetch(CACHE, 'd');
-    expect(response).toBeInstanceOf(CacheDictionaryFetch.Error);
-    expect((response as CacheDictionaryFetch.Error).message()).toMatch(/DictionaryFetch/);
+  it('refuses a scalar call on a collection and a collection call on a scalar: FAILED_PRECONDITION naming both types', async () => {
+    await cache.dictionarySetField(CACHE, 'a-dictionary', 'f', 'v');
+    const get = await cache.get(CACHE, 'a-dictionary');
+    expect((get as CacheGet.Error).errorCode()).toBe(MomentoErrorCode.FAILED_PRECONDITION_ERROR);
+    expect((get as CacheGet.Error).message()).toMatch(/is a dictionary; this call works on a scalar value/);
+    await cache.set(CACHE, 'a-scalar', 'v');
+    const fetched = await cache.dictionaryFetch(CACHE, 'a-scalar');
+    expect((fetched as CacheDictionaryFetch.Error).errorCode()).toBe(MomentoErrorCode.FAILED_PRECONDITION_ERROR);
+    expect((fetched as CacheDictionaryFetch.Error).message()).toMatch(/is a scalar value; this call works on a dictionary/);
+    // A scalar set replaces whatever the key held.
+    await cache.set(CACHE, 'a-dictionary', 'now a scalar');
+    expect((await cache.get(CACHE, 'a-dictionary')).value()).toBe('now a scalar');
   });
 });

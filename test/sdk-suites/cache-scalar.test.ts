@@ -15,9 +15,8 @@ import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared scalar cache suites (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/: update-ttl, item-get-ttl, item-get-type,
-// keys-exist), rewritten against the suite's CLI emulator. Cases that need a collection (a
-// dictionary, list, set or sorted set) are `it.fails`: they fail until the emulator serves the
-// collections, and then this file says so. The expired-key case waits for the Miss, not 2 s.
+// keys-exist), rewritten against the suite's CLI emulator; their cases on collections (a
+// dictionary, list, set or sorted set) too. The expired-key case waits for the Miss, not 2 s.
 
 const shared = fileCache();
 
@@ -149,7 +148,7 @@ describe('item ttl', () => {
     }
   });
 
-  it.fails('should get item ttl remaining for a dictionary (needs the collections)', async () => {
+  it('should get item ttl remaining for a dictionary', async () => {
     const k = key();
     await shared.client.dictionarySetFields(shared.cacheName, k, { foo: key() }, { ttl: CollectionTtl.of(10) });
     expect(await remainingMs(k)).toBeGreaterThan(7000);
@@ -199,40 +198,37 @@ describe('item type', () => {
     expect(await typeOf(k)).toEqual([ItemType.SCALAR, ItemType.SCALAR]);
   });
 
-  it.fails('should get item type dictionary (needs the collections)', async () => {
+  it('should get item type dictionary', async () => {
     const k = key();
     await shared.client.dictionarySetField(shared.cacheName, k, key(), key());
     expect(await typeOf(k)).toEqual([ItemType.DICTIONARY, ItemType.DICTIONARY]);
   });
 
-  it.fails('should get item type list (needs the collections)', async () => {
+  it('should get item type list', async () => {
     const k = key();
     await shared.client.listPushFront(shared.cacheName, k, key());
     expect(await typeOf(k)).toEqual([ItemType.LIST, ItemType.LIST]);
   });
 
-  it.fails('should get item type set (needs the collections)', async () => {
+  it('should get item type set', async () => {
     const k = key();
     await shared.client.setAddElement(shared.cacheName, k, key());
     expect(await typeOf(k)).toEqual([ItemType.SET, ItemType.SET]);
   });
 
-  it.fails('should get item type sorted set (needs the collections)', async () => {
+  it('should get item type sorted set', async () => {
     const k = key();
     await shared.client.sortedSetPutElement(shared.cacheName, k, 'a', 42);
     expect(await typeOf(k)).toEqual([ItemType.SORTED_SET, ItemType.SORTED_SET]);
   });
 
-  it.fails(
-    'should support happy path for itemGetType via curried cache via ICache interface (needs the collections)',
-    async () => {
-      const k = key();
-      const cache = shared.client.cache(shared.cacheName);
-      await cache.dictionarySetField(k, key(), key());
-      const response = await cache.itemGetType(k);
-      expect((response as CacheItemGetType.Hit).itemType()).toBe(ItemType.DICTIONARY);
-    },
-  );
+  it('should support happy path for itemGetType via curried cache via ICache interface', async () => {
+    const k = key();
+    const cache = shared.client.cache(shared.cacheName);
+    await cache.dictionarySetField(k, key(), key());
+    const response = await cache.itemGetType(k);
+    expect((response as CacheItemGetType.Hit).itemType()).toBe(ItemType.DICTIONARY);
+  });
 });
 
 describe('#keyExists', () => {
