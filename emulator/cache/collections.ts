@@ -329,6 +329,8 @@ export class CollectionOperations {
     ttlMs: number,
   ): number {
     requireTtl(ttlMs);
+    if (sources.length === 0)
+      throw new EmulatorError('invalid_parameter', 'Invalid request: a union takes at least one source sorted set.');
     const union = new Map<string, number>();
     for (const source of sources) {
       requireScore(source.weight);

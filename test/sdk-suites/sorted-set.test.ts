@@ -11,7 +11,9 @@ import {
   CacheSortedSetPutElements,
   CacheSortedSetRemoveElement,
   CacheSortedSetRemoveElements,
+  CacheSortedSetUnionStore,
   MomentoErrorCode,
+  SortedSetAggregate,
   SortedSetOrder,
 } from '@gomomento/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,8 @@ import { fileCache } from './sdk.js';
 
 // The cases of the provider's shared sorted-set suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/sorted-set.ts), rewritten against the suite's CLI
-// emulator with the SDK unchanged. The many range cases are one table each.
+// emulator with the SDK unchanged (its newest version, with sortedSetUnionStore). The many range
+// cases are one table each.
 
 const shared = fileCache();
 const client = () => shared.client;
@@ -823,5 +826,115 @@ describe('test deleting sorted set', () => {
     );
     expect(await client().delete(cacheName(), set)).toBeInstanceOf(CacheDelete.Success);
     expect(await client().sortedSetGetScore(cacheName(), set, 'foo')).toBeInstanceOf(CacheSortedSetGetScore.Miss);
+  });
+});
+
+describe('#sortedSetUnionStore', () => {
+  const sources = [
+    { sortedSetName: 'set1', weight: 1.0 },
+    { sortedSetName: 'set2', weight: 2.5 },
+  ];
+  const overlapping = [
+    { sortedSetName: 'set3', weight: 1.0 },
+    { sortedSetName: 'set4', weight: 2.5 },
+  ];
+  const FIELDS = ['foo', 'bar', 'abc', 'def'];
+  beforeAll(async () => {
+    await put('set1', { foo: 1, bar: 2 });
+    await put('set2', { abc: 3, def: 4 });
+    await put('set3', { foo: 1, bar: 3 });
+    await put('set4', { abc: 2, bar: 2 });
+  });
+
+  /** Stores the union at a new name: its length and the scores it holds. */
+  async function union(
+    from: { sortedSetName: string; weight: number }[],
+    options?: Parameters<typeof shared.client.sortedSetUnionStore>[3],
+  ): Promise<{ length: number; scores: unknown }> {
+    const destination = uuid();
+    const response = await client().sortedSetUnionStore(cacheName(), destination, from, options);
+    expect(response, response.toString()).toBeInstanceOf(CacheSortedSetUnionStore.Success);
+    const scores = await client().sortedSetGetScores(cacheName(), destination, FIELDS);
+    expect(scores, scores.toString()).toBeInstanceOf(CacheSortedSetGetScores.Hit);
+    return { length: (response as CacheSortedSetUnionStore.Success).length(), scores: scores.value() };
+  }
+
+  validatesNames('sorted set', (cache, set) => client().sortedSetUnionStore(cache, set, sources), cacheName);
+
+  it('should store all distinct elements from the source sets', async () => {
+    expect(await union(sources)).toEqual({ length: 4, scores: { foo: 1, bar: 2, abc: 7.5, def: 10 } });
+  });
+
+  it('uses specified aggregate function to combine weighted scores for elements existing in multiple source sets', async () => {
+    expect(await union(overlapping, { aggregate: SortedSetAggregate.SUM })).toEqual({
+      length: 3,
+      scores: { foo: 1, bar: 8, abc: 5 },
+    });
+    expect(await union(overlapping, { aggregate: SortedSetAggregate.MIN })).toEqual({
+      length: 3,
+      scores: { foo: 1, bar: 3, abc: 5 },
+    });
+    expect(await union(overlapping, { aggregate: SortedSetAggregate.MAX })).toEqual({
+      length: 3,
+      scores: { foo: 1, bar: 5, abc: 5 },
+    });
+  });
+
+  it('uses SUM function as default to combine weighted scores for elements existing in multiple source sets', async () => {
+    expect(await union(overlapping)).toEqual({ length: 3, scores: { foo: 1, bar: 8, abc: 5 } });
+  });
+
+  it('returns 0 scores for 0 weight', async () => {
+    const zero = sources.map((s) => ({ ...s, weight: 0 }));
+    expect(await union(zero)).toEqual({ length: 4, scores: { foo: 0, bar: 0, abc: 0, def: 0 } });
+  });
+
+  it('returns 0 score for 0 weights with overlap', async () => {
+    const zero = overlapping.map((s) => ({ ...s, weight: 0 }));
+    expect(await union(zero)).toEqual({ length: 3, scores: { foo: 0, bar: 0, abc: 0 } });
+  });
+
+  it('stores union of sets with negative weight', async () => {
+    const from = [
+      { sortedSetName: 'set1', weight: 1 },
+      { sortedSetName: 'set2', weight: -1 },
+    ];
+    expect(await union(from)).toEqual({ length: 4, scores: { foo: 1, bar: 2, abc: -3, def: -4 } });
+  });
+
+  it('stores union of sets with negative weight with overlap', async () => {
+    const from = [
+      { sortedSetName: 'set3', weight: 1 },
+      { sortedSetName: 'set4', weight: -1 },
+    ];
+    expect(await union(from)).toEqual({ length: 3, scores: { foo: 1, bar: 1, abc: -2 } });
+  });
+
+  it('errors with invalid weight', async () => {
+    const response = await client().sortedSetUnionStore(cacheName(), uuid(), [
+      { sortedSetName: 'set1', weight: Infinity },
+      { sortedSetName: 'set2', weight: Infinity },
+    ]);
+    expect(response).toBeInstanceOf(CacheSortedSetUnionStore.Error);
+    expect((response as CacheSortedSetUnionStore.Error).errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+    expect((response as CacheSortedSetUnionStore.Error).message()).toBe(
+      'Invalid argument passed to Momento client: weight must be a finite number',
+    );
+  });
+
+  it('errors when no source is provided', async () => {
+    const response = await client().sortedSetUnionStore(cacheName(), uuid(), []);
+    expect(response).toBeInstanceOf(CacheSortedSetUnionStore.Error);
+    expect((response as CacheSortedSetUnionStore.Error).errorCode()).toBe(MomentoErrorCode.INVALID_ARGUMENT_ERROR);
+  });
+
+  it('passes when one source is provided', async () => {
+    const destination = uuid();
+    const response = await client().sortedSetUnionStore(cacheName(), destination, [
+      { sortedSetName: 'set1', weight: 1 },
+    ]);
+    expect((response as CacheSortedSetUnionStore.Success).length()).toBe(2);
+    const scores = await client().sortedSetGetScores(cacheName(), destination, ['foo', 'bar']);
+    expect(scores.value()).toEqual({ foo: 1, bar: 2 });
   });
 });
