@@ -111,7 +111,20 @@ export const itemsInConfiguredCachesOnce: SnapshotCheck = (snapshot, { caches })
   return undefined;
 };
 
+/** A collection item has members (an emptied collection is deleted, never kept) and no value of its own. */
+export const collectionsHaveMembers: SnapshotCheck = (snapshot) => {
+  for (const [i, { value, collection }] of (snapshot.items ?? []).entries()) {
+    if (collection === undefined) continue;
+    const members =
+      'fields' in collection ? collection.fields : 'values' in collection ? collection.values : collection.elements;
+    if (members.length === 0) return `body.items.${i}.collection has no members (an empty collection is not kept)`;
+    if (value !== '') return `body.items.${i}.value must be empty for a collection (its members are in collection)`;
+  }
+  return undefined;
+};
+
 export const snapshotChecks: readonly SnapshotCheck[] = [
+  collectionsHaveMembers,
   topicsInConfiguredCaches,
   itemsInConfiguredCachesOnce,
   eachTopicOnce,

@@ -253,7 +253,9 @@ describe('one store, every door', () => {
     await cache.set(CACHE, 'a-scalar', 'v');
     const fetched = await cache.dictionaryFetch(CACHE, 'a-scalar');
     expect((fetched as CacheDictionaryFetch.Error).errorCode()).toBe(MomentoErrorCode.FAILED_PRECONDITION_ERROR);
-    expect((fetched as CacheDictionaryFetch.Error).message()).toMatch(/is a scalar value; this call works on a dictionary/);
+    expect((fetched as CacheDictionaryFetch.Error).message()).toMatch(
+      /is a scalar value; this call works on a dictionary/,
+    );
     // A scalar set replaces whatever the key held.
     await cache.set(CACHE, 'a-dictionary', 'now a scalar');
     expect((await cache.get(CACHE, 'a-dictionary')).value()).toBe('now a scalar');

@@ -342,6 +342,32 @@ describe('a bad snapshot', () => {
       },
       /'f1' is used twice/,
     ],
+    [
+      'an empty collection',
+      (s) => ({
+        ...s,
+        items: [
+          { cache: CACHE, key: 'ZA==', value: '', ttlRemainingMs: 1000, collection: { type: 'set', elements: [] } },
+        ],
+      }),
+      /body\.items\.0\.collection has no members/,
+    ],
+    [
+      'a collection with a value of its own',
+      (s) => ({
+        ...s,
+        items: [
+          {
+            cache: CACHE,
+            key: 'ZA==',
+            value: 'eA==',
+            ttlRemainingMs: 1000,
+            collection: { type: 'list', values: ['eQ=='] },
+          },
+        ],
+      }),
+      /body\.items\.0\.value must be empty for a collection/,
+    ],
   ];
 
   it.each(broken)('%s: 400 invalid_body, and nothing changes', async (_name, breakIt, message) => {
