@@ -118,7 +118,7 @@ export const startup: Figure = {
     return {
       rows: [
         {
-          figure: 'start-up: spawn to first successful publish',
+          figure: 'start-up via node dist/cli (not npx, which adds its own start): spawn to first successful publish',
           unit: 'ms',
           ours: oursMs,
           baseline: pick('b-fastify'),
