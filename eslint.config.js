@@ -133,6 +133,55 @@ export default tseslint.config(
       ],
     },
   },
+  // The dashboard runs in a browser: of the emulator it takes types (the event stream's and the
+  // journal's), and one function shared so it filters the journal as the server does.
+  {
+    files: ['dashboard/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/emulator/(?!journal/query\\.js$)',
+              allowTypeImports: true,
+              message: 'the dashboard takes only types from the emulator (and journal/query.js, the shared matcher)',
+            },
+            { group: ['node:*'], message: 'the dashboard runs in a browser' },
+          ],
+        },
+      ],
+    },
+  },
+  // The vitest helpers use the emulator as users do, through its public API.
+  {
+    files: ['testing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/emulator/**', '!**/emulator/index.js'],
+              message: 'the vitest helpers use the emulator through its public API (emulator/index.ts)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The testcontainers module talks to the image over HTTP: no emulator code at all.
+  {
+    files: ['testcontainers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/emulator/**'], message: 'the testcontainers module talks to the image over HTTP' }],
+        },
+      ],
+    },
+  },
   // What judges any endpoint or client, and the typed client, import nothing of the emulator.
   {
     files: ['conformance/**/*.ts', 'judge/**/*.ts', 'client/**/*.ts'],
