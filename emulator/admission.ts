@@ -52,7 +52,7 @@ export function checkItemAccess(
  * something is switched on: with nothing on, a door goes straight to the operation.
  */
 export async function decideAdmission(
-  context: Pick<EmulatorContext, 'faults' | 'limits'>,
+  context: Pick<EmulatorContext, 'faults' | 'limits' | 'pageChanges'>,
   facts: RequestFacts,
   end: RequestEnd,
   apply: (effect: Effect) => Promise<void>,
@@ -64,6 +64,8 @@ export async function decideAdmission(
     // Decided when asked in memory; a rule counted across replicas waits for their ledger.
     const decision = await faults.decide(facts);
     deliveries = decision.deliveries;
+    // A page change chaos drew happens here, before the request goes on to its topic.
+    if (decision.pageChange !== undefined) context.pageChanges.changeNow(facts.cache, facts.topic, decision.pageChange);
     if (decision.effect) {
       await apply(decision.effect);
       if (stopped()) return deliveries;

@@ -54,14 +54,7 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     items,
     cache: new CacheOperations(items, clock),
     collections: new CollectionOperations(items, clock),
-    faults: new FaultInjector(
-      clock,
-      logger,
-      waiting,
-      pageChanges,
-      shared?.control.firings,
-      settings.maxWaitingSubscribers,
-    ),
+    faults: new FaultInjector(clock, logger, waiting, shared?.control.firings, settings.maxWaitingSubscribers),
     limits: new AccountLimits(
       limitsProfileOf(settings),
       settings.payloadLimitBytes,

@@ -7,7 +7,6 @@ import {
   type WaitingRequest,
   type WaitingRequests,
 } from '../requests.js';
-import type { PageChanges } from '../topics/page-changes.js';
 import { Chaos, type ChaosInput, type ChaosView, type SavedChaos } from './chaos.js';
 import { Delays } from './delay.js';
 import { MomentoLocalFaults } from './momento-local.js';
@@ -31,6 +30,8 @@ import type { Log } from '../logging.js';
 /** What the faults decided for one request before its handler. */
 export interface FaultDecision {
   readonly effect?: Effect;
+  /** Chaos drew a page change for the request's topic: why (admission changes the page, then the request goes on). */
+  readonly pageChange?: string;
   /** The "after N items" rules this subscribe counts towards. */
   readonly deliveries?: DeliveryWatch;
 }
@@ -51,7 +52,6 @@ export class FaultInjector {
     private readonly clock: Clock,
     private readonly log: Log,
     private readonly waiting: WaitingRequests,
-    private readonly pages: PageChanges,
     private readonly shared?: SharedFirings,
     /** The most requests delays may hold at once (--max-waiting). */
     maxHeld?: number,
@@ -182,7 +182,7 @@ export class FaultInjector {
           this.logEffect(draw.effect, facts, { chaosSeed: this.chaos.seed, draw: draw.draw }, why);
           return { effect: effectOf(draw.effect, { kind: 'chaos' }), ...(deliveries && { deliveries }) };
         }
-        this.pages.changeNow(facts.cache, facts.topic, why);
+        return { pageChange: why, ...(deliveries && { deliveries }) };
       }
     }
     return deliveries ? { deliveries } : NO_DECISION;
