@@ -5,6 +5,7 @@ import type {
   TopicMessages,
   WaitingSubscriberState,
 } from '../../openapi/generated/control-types.js';
+import { CACHE_BOUNDS } from '../cache/operations.js';
 import type { EmulatorContext } from '../context.js';
 import { statePageDefaults } from '../documents.js';
 import { cacheNotFound } from '../errors.js';
@@ -41,12 +42,24 @@ export function stateOf(context: EmulatorContext, withdrawals: TokenWithdrawals,
     topicCount: topics.length,
     waitingSubscribers: pageOf(waitingSubscribers, page),
     waitingSubscriberCount: waitingSubscribers.length,
+    cacheItems: cacheItemsOf(context),
     faults: faults.list(),
     endedFaults: faults.ended(),
     scheduled: { topicResets: pageChanges.scheduled(), tokenWithdrawals: withdrawals.scheduled() },
     limits: limits.view(),
     chaos: faults.chaosView(),
     clock: clock.state(),
+  };
+}
+
+/** The cache's items as memory: expired ones (never answered) dropped first, so only live ones count. */
+function cacheItemsOf({ items, clock }: EmulatorContext): State['cacheItems'] {
+  items.sweep(clock.now());
+  return {
+    count: items.count(),
+    bytes: items.bytes(),
+    maxCount: CACHE_BOUNDS.maxItems,
+    maxBytes: CACHE_BOUNDS.maxTotalBytes,
   };
 }
 

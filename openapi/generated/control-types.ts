@@ -911,6 +911,13 @@ export interface components {
         };
         State: {
             caches: string[];
+            /** @description The cache's items now, scalars and collections (this replica's memory): how many, and the bytes their keys and values (a collection's members) hold, beside the bounds that refuse more (x-emulator-cache-bounds). */
+            cacheItems: {
+                count: number;
+                bytes: number;
+                maxCount: number;
+                maxBytes: number;
+            };
             /** @description The topics of the page asked for (StatePage), in the order they were first used. */
             topics: components["schemas"]["TopicState"][];
             /** @description How many topics there are in all. */

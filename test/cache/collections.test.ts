@@ -177,4 +177,27 @@ describe('collections through the emulator', () => {
       await emulator.close();
     }
   });
+
+  it('/_emulator/state counts the items and the bytes they hold, scalars and collections, and lets the expired go', async () => {
+    const emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
+    try {
+      emulator.setClock({ mode: 'virtual' });
+      const state = async () =>
+        (await (await fetch(`${emulator.url}/_emulator/state`)).json()) as { cacheItems: unknown };
+      expect((await state()).cacheItems).toEqual({
+        count: 0,
+        bytes: 0,
+        maxCount: CACHE_BOUNDS.maxItems,
+        maxBytes: CACHE_BOUNDS.maxTotalBytes,
+      });
+      emulator.context.cache.set('default-cache', b('k'), b('value'), 10_000);
+      emulator.context.collections.setAdd('default-cache', b('s'), [b('ab'), b('cd')], ttl(60));
+      // 'k' + 'value', 's' + 'ab' + 'cd'
+      expect((await state()).cacheItems).toMatchObject({ count: 2, bytes: 6 + 5 });
+      emulator.advanceClock(10_000);
+      expect((await state()).cacheItems).toMatchObject({ count: 1, bytes: 5 });
+    } finally {
+      await emulator.close();
+    }
+  });
 });
