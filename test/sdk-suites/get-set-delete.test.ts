@@ -18,9 +18,10 @@ import { fileCache, validatesCacheName } from './sdk.js';
 
 // The cases of the provider's shared get/set/delete suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/get-set-delete.ts), rewritten: its get/set/delete,
-// increment, setIfNotExists, setIfAbsent, setIfPresent and setIfEqual cases (its later SetIf
-// families and the hash-conditioned ones are not rewritten yet). Its string/bytes variants are table-driven here; its 3 s sleeps for expiry
-// become waits for the Miss.
+// increment, setIfNotExists, setIfAbsent, setIfPresent and setIfEqual cases (its other SetIf
+// families, the hash-conditioned ones, and its throw-on-errors and read-concern cases are in
+// conditional-sets.test.ts). Its string/bytes variants are table-driven here; its 3 s sleeps for
+// expiry become waits for the Miss.
 
 const shared = fileCache();
 
