@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { cacheSdk } from './figures/cache-sdk.js';
 import { conformance } from './figures/conformance.js';
 import { fanout } from './figures/fanout.js';
 import { grpc } from './figures/grpc.js';
@@ -43,6 +44,7 @@ const figures: Figure[] = [
   historyCheck,
   verdict,
   grpc,
+  cacheSdk,
   redis,
 ];
 

@@ -1,16 +1,8 @@
-import { BenchChild } from '../ipc.js';
-import { ServerProcess } from '../servers/server-process.js';
+import type { BenchChild } from '../ipc.js';
+import type { ServerProcess } from '../servers/server-process.js';
 import { median, percentile } from '../stats.js';
-import {
-  alternating,
-  notMeasured,
-  ratioOf,
-  withSettings,
-  type BenchContext,
-  type Contender,
-  type Figure,
-  type FigureResult,
-} from './figure.js';
+import { notMeasured, ratioOf, type BenchContext, type Figure, type FigureResult } from './figure.js';
+import { sdkRounds } from './sdk-rounds.js';
 
 // The gRPC door, driven by the provider's SDK (@gomomento/sdk, load/sdk-child.ts, its own
 // process) side by side with B-grpc (baselines/b-grpc.ts: the same service on the same grpc-js
@@ -30,37 +22,34 @@ interface Round {
   bytesPerStream: number;
 }
 
-async function measure(contender: Contender, log: (m: string) => void): Promise<Round> {
-  const server = await ServerProcess.start(contender.spec);
-  const sdk = new BenchChild('load/sdk-child', {}, { quiet: true });
-  try {
-    const endpoint = server.grpcEndpoint;
-    if (endpoint === undefined) throw new Error(`${contender.name} has no gRPC endpoint`);
-    const published = await sdk.call<{ count: number; failures: number; seconds: number }>('publish', {
-      endpoint,
-      seconds: SECONDS,
-      concurrency: CONCURRENCY,
-      topic: 'throughput',
-    });
-    const latencies = await sdk.call<number[]>('latency', { endpoint, count: LATENCY_SAMPLES, topic: 'latency' });
-    const before = await server.memory();
-    await sdk.call('openStreams', { endpoint, count: STREAMS, topics: 100 });
-    const parked = await server.memory();
-    await sdk.call('closeStreams');
-    const round: Round = {
-      rate: published.count / published.seconds,
-      failures: published.failures,
-      latencies,
-      bytesPerStream: (parked.heapUsed + parked.external - before.heapUsed - before.external) / STREAMS,
-    };
-    log(
-      `grpc: ${contender.name} ${round.rate.toFixed(0)} publishes/s, delivery p50 ${percentile(latencies, 50).toFixed(2)} ms, ${round.bytesPerStream.toFixed(0)} B per parked stream`,
-    );
-    return round;
-  } finally {
-    await sdk.stop();
-    await server.stop();
-  }
+async function measure(
+  sdk: BenchChild,
+  endpoint: string,
+  contender: string,
+  server: ServerProcess,
+  log: (m: string) => void,
+): Promise<Round> {
+  const published = await sdk.call<{ count: number; failures: number; seconds: number }>('publish', {
+    endpoint,
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+    topic: 'throughput',
+  });
+  const latencies = await sdk.call<number[]>('latency', { endpoint, count: LATENCY_SAMPLES, topic: 'latency' });
+  const before = await server.memory();
+  await sdk.call('openStreams', { endpoint, count: STREAMS, topics: 100 });
+  const parked = await server.memory();
+  await sdk.call('closeStreams');
+  const round: Round = {
+    rate: published.count / published.seconds,
+    failures: published.failures,
+    latencies,
+    bytesPerStream: (parked.heapUsed + parked.external - before.heapUsed - before.external) / STREAMS,
+  };
+  log(
+    `grpc: ${contender} ${round.rate.toFixed(0)} publishes/s, delivery p50 ${percentile(latencies, 50).toFixed(2)} ms, ${round.bytesPerStream.toFixed(0)} B per parked stream`,
+  );
+  return round;
 }
 
 export const grpc: Figure = {
@@ -81,22 +70,16 @@ export const grpc: Figure = {
         baselineName: 'B-grpc',
       },
     };
-    const ours = withSettings(context.ours, { grpcPort: 0 });
-    if (ours === undefined)
+    const results = await sdkRounds(context, (sdk, endpoint, contender, server) =>
+      measure(sdk, endpoint, contender, server, context.log),
+    );
+    if (results === undefined)
       return {
         rows: Object.values(rows).map((row) =>
           notMeasured({ target: 'measured', ...row, baseline: null }, 'the emulator is not built'),
         ),
         details: {},
       };
-    const contenders: Contender[] = [
-      { name: 'ours', spec: { ...ours, probes: false } },
-      { name: 'b-grpc', spec: { kind: 'b-grpc', probes: false } },
-    ];
-    const results = new Map<string, Round[]>(contenders.map((c) => [c.name, []]));
-    for (let i = 0; i < context.options.runs; i++)
-      for (const contender of alternating(i, contenders))
-        results.get(contender.name)!.push(await measure(contender, context.log));
     const pick = (name: string, of: (round: Round) => number) => median(results.get(name)!.map(of));
     const rate = (name: string) => pick(name, (r) => r.rate);
     const p = (name: string, q: number) => pick(name, (r) => percentile(r.latencies, q));

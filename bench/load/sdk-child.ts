@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type * as Grpc from '@grpc/grpc-js';
 import type { cache_client as PubsubTypes } from '@gomomento/generated-types/dist/cachepubsub.js';
 import {
+  CacheClient,
+  Configurations,
   CredentialProvider,
   TopicClient,
   TopicConfigurations,
@@ -28,6 +30,23 @@ function sdkFor(endpoint: string): TopicClient {
     credentialProvider: CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }),
   });
 }
+
+/** The cache calls the cache figures time, each one SDK call; `i` makes a write's member new (lists and the rest stay bounded by the key count). */
+const CACHE_CALLS = {
+  set: (c: CacheClient, i: number) => c.set(CACHE, `key-${i % 1000}`, 'a value of the cache figure'),
+  get: (c: CacheClient) => c.get(CACHE, 'key-0'),
+  dictionarySetField: (c: CacheClient, i: number) =>
+    c.dictionarySetField(CACHE, 'dictionary', `field-${i % 1000}`, 'value'),
+  dictionaryFetch: (c: CacheClient) => c.dictionaryFetch(CACHE, 'dictionary'),
+  setAddElement: (c: CacheClient, i: number) => c.setAddElement(CACHE, 'set', `element-${i % 1000}`),
+  setFetch: (c: CacheClient) => c.setFetch(CACHE, 'set'),
+  listPushBack: (c: CacheClient, i: number) =>
+    c.listPushBack(CACHE, 'list', `value-${i}`, { truncateFrontToSize: 1000 }),
+  listFetch: (c: CacheClient) => c.listFetch(CACHE, 'list'),
+  sortedSetPutElement: (c: CacheClient, i: number) => c.sortedSetPutElement(CACHE, 'sorted', `element-${i % 1000}`, i),
+  sortedSetFetchByRank: (c: CacheClient) => c.sortedSetFetchByRank(CACHE, 'sorted', { endRank: 10 }),
+} satisfies Record<string, (cache: CacheClient, i: number) => Promise<unknown>>;
+export type CacheCall = keyof typeof CACHE_CALLS;
 
 let streams: Grpc.ClientReadableStream<unknown>[] = [];
 let streamClient: Grpc.Client | undefined;
@@ -77,6 +96,39 @@ serveParent({
     }
     subscription.unsubscribe();
     return samples;
+  },
+
+  /**
+   * `concurrency` loops making one of the SDK's cache calls for `seconds` (CACHE_CALLS), after one
+   * call of each to warm up and to make the items the reads find; how many answered without an error.
+   */
+  cacheCalls: async (args: { endpoint: string; seconds: number; concurrency: number; call: CacheCall }) => {
+    const [hostname, port] = args.endpoint.split(':');
+    const cache = await CacheClient.create({
+      configuration: Configurations.Laptop.v1(),
+      credentialProvider: CredentialProvider.forMomentoLocal({ hostname: hostname!, port: Number(port) }),
+      defaultTtlSeconds: 600,
+    });
+    try {
+      for (const call of Object.values(CACHE_CALLS)) await call(cache, 0);
+      const run = CACHE_CALLS[args.call];
+      const until = performance.now() + args.seconds * 1000;
+      let count = 0;
+      let failures = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: args.concurrency }, async (_, loop) => {
+          for (let i = 0; performance.now() < until; i++) {
+            const response = (await run(cache, loop * 1_000_000 + i)) as { type?: string };
+            if (response.type === 'Error') failures++;
+            else count++;
+          }
+        }),
+      );
+      return { count, failures, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      cache.close();
+    }
   },
 
   /** Opens `count` Subscribe streams (over `topics` topics) and resolves once each has its first message. */

@@ -172,20 +172,33 @@ export class CollectionOperations {
     if (truncateTo !== undefined && (!Number.isSafeInteger(truncateTo) || truncateTo < 1))
       throw new EmulatorError('invalid_parameter', 'Invalid request: truncateToSize must be a positive whole number.');
     const list = this.open(cache, name, 'list', ttl);
+    const held = list.collection.values;
     const copies = values.map((value) => Buffer.from(value));
-    const joined = end === 'front' ? [...copies, ...list.collection.values] : [...list.collection.values, ...copies];
-    const kept =
-      truncateTo === undefined || joined.length <= truncateTo
-        ? joined
-        : end === 'front'
-          ? joined.slice(0, truncateTo)
-          : joined.slice(joined.length - truncateTo);
-    const bytes = kept.reduce((n, v) => n + v.length, 0);
-    this.checkRoom(list, bytes - list.collection.bytes, kept.length - list.collection.values.length);
-    list.collection.values = kept;
-    list.collection.bytes = bytes;
+    // The joined list, read without building it: the new values at their end, the old at the other.
+    const at = (j: number) =>
+      end === 'back'
+        ? j < held.length
+          ? held[j]!
+          : copies[j - held.length]!
+        : j < copies.length
+          ? copies[j]!
+          : held[j - copies.length]!;
+    const total = held.length + copies.length;
+    const drop = truncateTo !== undefined && total > truncateTo ? total - truncateTo : 0;
+    let dropped = 0;
+    for (let i = 0; i < drop; i++) dropped += at(end === 'back' ? i : total - 1 - i).length;
+    const added = copies.reduce((n, v) => n + v.length, 0);
+    this.checkRoom(list, added - dropped, copies.length - drop);
+    if (end === 'back') {
+      held.push(...copies);
+      if (drop > 0) held.splice(0, drop);
+    } else {
+      held.unshift(...copies);
+      if (drop > 0) held.splice(held.length - drop, drop);
+    }
+    list.collection.bytes += added - dropped;
     this.commit(list);
-    return kept.length;
+    return held.length;
   }
 
   listPop(cache: string, name: Buffer, end: End): Buffer | undefined {
