@@ -11,6 +11,7 @@ import type {
   RequestCount,
   RequestLimit,
   StatePage,
+  CacheItemList,
   RequestList,
   RequestMatcher,
   ResetResult,
@@ -51,6 +52,7 @@ import { applySharedChange } from './replication.js';
 import { sharedOperationId, type SharedChange } from './shared-changes.js';
 import { DEFAULT_PAGE, stateOf, topicMessagesOf, waitingSubscribersOf, withEveryReplica } from './state-view.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
+import { cacheItemsOf } from './cache-items.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
 // of the object startEmulator() returns (api.ts) and scenario files all call these. Inputs
@@ -210,6 +212,12 @@ export class EmulatorControls {
   }
 
   /** Removes every item of a cache, its topics left as they are (false: there is none). */
+  /** A page of a cache's live items, as the dashboard's Cache view shows them; undefined: no such cache. */
+  cacheItems(cache: string, page: Required<StatePage>): CacheItemList | undefined {
+    if (!this.context.store.hasCache(cache)) return undefined;
+    return cacheItemsOf(this.context, cache, page);
+  }
+
   flushCache(cache: string): boolean {
     if (!this.context.store.hasCache(cache)) return false;
     this.context.items.clear(cache);

@@ -30,6 +30,7 @@ import { cacheNotFound } from '../errors.js';
 const body = <T>(request: FastifyRequest) => request.body as T;
 const listRequestsQuery = queryOf('listRequests');
 const getStateQuery = queryOf('getState');
+const listCacheItemsQuery = queryOf('listCacheItems');
 const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
 
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
@@ -61,6 +62,13 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       const cache = param(r, 'cacheName');
       if (!controls.deleteCache(cache)) throw cacheNotFound(cache);
       return ok({ cache, changed: true });
+    }),
+    op('listCacheItems', (r) => {
+      const cache = param(r, 'cacheName');
+      const page = checked('StatePage', listCacheItemsQuery(r.query), 'query') as Required<StatePage>;
+      const listed = controls.cacheItems(cache, page);
+      if (!listed) throw cacheNotFound(cache);
+      return ok(listed);
     }),
     op('flushCache', (r) => {
       const cache = param(r, 'cacheName');

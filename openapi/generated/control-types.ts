@@ -302,6 +302,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/caches/{cacheName}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A cache's items, a page at a time (the dashboard's Cache view).
+         * @description The cache's live items in the order they were set: each key (as text when its bytes are UTF-8, always as base64), its type, the bytes it holds, a collection's member count and the TTL it has left; `count` says how many there are in all. For example `curl 'localhost:4545/_emulator/caches/default-cache/items?limit=20'`.
+         */
+        get: operations["listCacheItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/caches/{cacheName}/flush": {
         parameters: {
             query?: never;
@@ -1028,6 +1050,24 @@ export interface components {
             ttlRemainingMs: number;
             collection?: components["schemas"]["SnapshotCollection"];
         };
+        CacheItemList: {
+            cache: string;
+            items: components["schemas"]["CacheItemView"][];
+            /** @description How many live items the cache has in all. */
+            count: number;
+        };
+        CacheItemView: {
+            /** @description The key as text, or null when its bytes are not UTF-8. */
+            key: string | null;
+            keyBase64: string;
+            /** @enum {unknown} */
+            type: "scalar" | "dictionary" | "set" | "list" | "sorted-set";
+            /** @description The bytes its value, or a collection's members, hold. */
+            bytes: number;
+            /** @description A collection's member count. */
+            members?: number;
+            ttlRemainingMs: number;
+        };
         /** @description A collection's member (a field, a value, an element) as standard base64 of its bytes. */
         SnapshotMember: string;
         /** @description A collection item (its `value` is then empty): its type and members in their order, at most 100,000 (x-emulator-cache-collections). */
@@ -1403,6 +1443,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description At most this many of each long list (StatePage.limit). */
+        pageLimit: string;
+        /** @description Skip this many of each long list first (StatePage.offset). */
+        pageOffset: string;
         cacheName: components["schemas"]["ResourceName"];
         topicName: components["schemas"]["ResourceName"];
         /** @description The token id given when the token was issued. */
@@ -1498,10 +1542,10 @@ export interface operations {
     getState: {
         parameters: {
             query?: {
-                /** @description At most this many topics and this many waiting subscribers (StatePage.limit). */
-                limit?: string;
-                /** @description Skip this many of each list first (StatePage.offset). */
-                offset?: string;
+                /** @description At most this many of each long list (StatePage.limit). */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description Skip this many of each long list first (StatePage.offset). */
+                offset?: components["parameters"]["pageOffset"];
             };
             header?: never;
             path?: never;
@@ -1814,6 +1858,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCacheItems: {
+        parameters: {
+            query?: {
+                /** @description At most this many of each long list (StatePage.limit). */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description Skip this many of each long list first (StatePage.offset). */
+                offset?: components["parameters"]["pageOffset"];
+            };
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheItemList"];
                 };
             };
             401: components["responses"]["AdminKeyRequired"];
@@ -2402,6 +2484,8 @@ export type TopicMessages = components['schemas']['TopicMessages'];
 export type RetainedMessagePreview = components['schemas']['RetainedMessagePreview'];
 export type SnapshotTopic = components['schemas']['SnapshotTopic'];
 export type SnapshotItem = components['schemas']['SnapshotItem'];
+export type CacheItemList = components['schemas']['CacheItemList'];
+export type CacheItemView = components['schemas']['CacheItemView'];
 export type SnapshotMember = components['schemas']['SnapshotMember'];
 export type SnapshotCollection = components['schemas']['SnapshotCollection'];
 export type SnapshotTopicReset = components['schemas']['SnapshotTopicReset'];

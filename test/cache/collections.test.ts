@@ -201,3 +201,56 @@ describe('collections through the emulator', () => {
     }
   });
 });
+
+describe('GET /_emulator/caches/{cache}/items', () => {
+  it('lists a cache’s live items a page at a time: key as text and base64, type, bytes, members, TTL left', async () => {
+    const emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
+    try {
+      emulator.setClock({ mode: 'virtual' });
+      emulator.context.cache.set('default-cache', b('greeting'), b('hello'), 30_000);
+      emulator.context.cache.set('default-cache', Buffer.from([0xff, 0x00]), b('x'), 30_000);
+      emulator.context.collections.listConcatenate(
+        'default-cache',
+        b('log'),
+        [b('a'), b('bc')],
+        'back',
+        undefined,
+        ttl(60),
+      );
+      const list = async (query = '') => {
+        const response = await fetch(`${emulator.url}/_emulator/caches/default-cache/items${query}`);
+        expect(response.status).toBe(200);
+        return (await response.json()) as { count: number; items: unknown[] };
+      };
+      expect(await list()).toEqual({
+        cache: 'default-cache',
+        count: 3,
+        items: [
+          {
+            key: 'greeting',
+            keyBase64: b('greeting').toString('base64'),
+            type: 'scalar',
+            bytes: 5,
+            ttlRemainingMs: 30_000,
+          },
+          { key: null, keyBase64: '/wA=', type: 'scalar', bytes: 1, ttlRemainingMs: 30_000 },
+          {
+            key: 'log',
+            keyBase64: b('log').toString('base64'),
+            type: 'list',
+            bytes: 3,
+            members: 2,
+            ttlRemainingMs: 60_000,
+          },
+        ],
+      });
+      expect((await list('?offset=1&limit=1')).items).toEqual([expect.objectContaining({ keyBase64: '/wA=' })]);
+      const missing = await fetch(`${emulator.url}/_emulator/caches/nope/items`);
+      expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([404, 'cache_not_found']);
+      const bad = await fetch(`${emulator.url}/_emulator/caches/default-cache/items?limit=abc`);
+      expect(bad.status).toBe(400);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
