@@ -127,3 +127,49 @@ export async function publish(cache: string, topic: string, text: string): Promi
     ...(retryAfter ? { retryAfter } : {}),
   };
 }
+
+// The Cache view sets and deletes items through the cache HTTP API like any client, with a token
+// the dashboard issues itself (readwrite on every cache, one hour).
+let cacheToken: string | undefined;
+async function cacheTokenFor(): Promise<string> {
+  if (cacheToken !== undefined) return cacheToken;
+  const issued = await control<{ token: string }>('POST', '/_emulator/tokens', {
+    tokenId: `dashboard-cache-${Math.random().toString(36).slice(2, 10)}`,
+    permissions: [{ role: 'readwrite', cache: '*' }],
+    ttlSeconds: 3600,
+  });
+  cacheToken = issued.token;
+  return cacheToken;
+}
+
+/** An item's path on the cache HTTP API: a text key as `key`, bytes as `key_base64` (base64url). */
+export function itemPath(cache: string, key: { text?: string | null; base64: string }): string {
+  const named =
+    typeof key.text === 'string'
+      ? `key=${encodeURIComponent(key.text)}`
+      : `key_base64=${key.base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  return `/cache/${encodeURIComponent(cache)}?${named}`;
+}
+
+/** Sets (a value and `ttlSeconds`) or deletes an item; throws ApiError on an error answer. */
+export async function changeItem(
+  method: 'PUT' | 'DELETE',
+  cache: string,
+  key: { text?: string | null; base64: string },
+  value?: { text: string; ttlSeconds: number },
+): Promise<void> {
+  const path = itemPath(cache, key) + (value ? `&ttl_seconds=${value.ttlSeconds}` : '');
+  const response = await fetch(path, {
+    method,
+    headers: { authorization: await cacheTokenFor(), ...(value ? { 'content-type': 'text/plain' } : {}) },
+    ...(value ? { body: value.text } : {}),
+  });
+  if (response.status === 401) cacheToken = undefined;
+  onCall({
+    method,
+    path,
+    ...(value ? { body: value.text, contentType: 'text/plain' } : {}),
+    secretHeader: ['Authorization', '$TOKEN'],
+  });
+  if (!response.ok) throw await errorOf(response);
+}

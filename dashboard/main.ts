@@ -17,6 +17,7 @@ import { html } from './html.js';
 import { PublishedSinceReads, withPublished } from './state-updates.js';
 import { LiveConnection, type LiveStatus } from './live.js';
 import type { SseEvent } from './sse-parser.js';
+import { CachePanel } from './views/cache.js';
 import { ClientsPanel } from './views/clients.js';
 import { ClockPanel } from './views/clock.js';
 import type { TopicKey } from './views/common.js';
@@ -32,7 +33,7 @@ import { WaitingPanel } from './views/waiting.js';
 // The dashboard at /_emulator/ui: the state from GET /_emulator/state, kept current by the event
 // stream (GET /_emulator/events); every action a documented call (api.ts).
 
-const TABS = ['topics', 'waiting', 'faults', 'limits', 'clock', 'tokens', 'requests', 'clients'] as const;
+const TABS = ['topics', 'waiting', 'cache', 'faults', 'limits', 'clock', 'tokens', 'requests', 'clients'] as const;
 type Tab = (typeof TABS)[number];
 
 interface Notice {
@@ -304,11 +305,16 @@ function App() {
 
   const props = state && { state, run };
   const counts: Partial<Record<Tab, number>> = state
-    ? { waiting: state.waitingSubscriberCount, faults: state.faults.length + (state.chaos.enabled ? 1 : 0) }
+    ? {
+        waiting: state.waitingSubscriberCount,
+        cache: state.cacheItems.count,
+        faults: state.faults.length + (state.chaos.enabled ? 1 : 0),
+      }
     : {};
   const labels: Record<Tab, string> = {
     topics: 'Topics & messages',
     waiting: 'Waiting subscribers',
+    cache: 'Cache',
     faults: 'Faults & chaos',
     limits: 'Limits',
     clock: 'Clock',
@@ -401,17 +407,19 @@ function App() {
               </div>`
             : tab === 'waiting'
               ? html`<${WaitingPanel} ...${props} fetchedAt=${fetchedAt} now=${now} />`
-              : tab === 'faults'
-                ? html`<div class="split wide-left"><${FaultsPanel} ...${props} /><${ChaosPanel} ...${props} /></div>`
-                : tab === 'limits'
-                  ? html`<${LimitsPanel} ...${props} />`
-                  : tab === 'clock'
-                    ? html`<${ClockPanel} ...${props} />`
-                    : tab === 'tokens'
-                      ? html`<${TokensPanel} ...${props} />`
-                      : tab === 'requests'
-                        ? html`<${RequestsPanel} version=${journalVersion} />`
-                        : html`<${ClientsPanel} version=${journalVersion} />`
+              : tab === 'cache'
+                ? html`<${CachePanel} ...${props} />`
+                : tab === 'faults'
+                  ? html`<div class="split wide-left"><${FaultsPanel} ...${props} /><${ChaosPanel} ...${props} /></div>`
+                  : tab === 'limits'
+                    ? html`<${LimitsPanel} ...${props} />`
+                    : tab === 'clock'
+                      ? html`<${ClockPanel} ...${props} />`
+                      : tab === 'tokens'
+                        ? html`<${TokensPanel} ...${props} />`
+                        : tab === 'requests'
+                          ? html`<${RequestsPanel} version=${journalVersion} />`
+                          : html`<${ClientsPanel} version=${journalVersion} />`
       }
     </main>
   `;

@@ -275,6 +275,26 @@ describe('the dashboard', () => {
     expect(await page.$('[data-testid=notice]')).toBeNull();
   });
 
+  it('lists the cache’s items (scalars and collections), sets one by hand and deletes one', async () => {
+    emulator.context.collections.setAdd(CACHE, Buffer.from('members'), [Buffer.from('a'), Buffer.from('b')], {
+      ttlMs: 60_000,
+      refresh: true,
+    });
+    await openTab('cache');
+    await page.waitForSelector('tr[data-key="bWVtYmVycw=="]', { timeout: 2000 });
+    expect(await textOf('tr[data-key="bWVtYmVycw=="]')).toMatch(/members\s*set\s*2\s*2/);
+    await page.type('form[aria-label="Set an item"] input[name=key]', 'by-hand');
+    await page.type('form[aria-label="Set an item"] input[name=value]', 'hello');
+    await page.click(byRole('button', 'Set item'));
+    await page.waitForSelector('tr[data-key="YnktaGFuZA=="]', { timeout: 2000 });
+    expect(emulator.context.cache.get(CACHE, Buffer.from('by-hand'))?.toString()).toBe('hello');
+    expect(await textOf('tr[data-key="YnktaGFuZA=="]')).toMatch(/by-hand\s*scalar\s*5/);
+    await page.click('tr[data-key="bWVtYmVycw=="] button');
+    await page.waitForFunction(() => !document.querySelector('tr[data-key="bWVtYmVycw=="]'), { timeout: 2000 });
+    expect(emulator.context.collections.setFetch(CACHE, Buffer.from('members'))).toBeUndefined();
+    await waitForText('[data-testid=cache-usage]', '1 item(s)');
+  });
+
   it('shows every role in the token form whole, at 420 and 1280 pixels wide', async () => {
     for (const width of [420, 1280]) {
       await page.setViewport({ width, height: 900 });
@@ -409,7 +429,17 @@ describe('the dashboard', () => {
         [1280, 800],
       ] as const) {
         await page.setViewport({ width, height });
-        for (const tab of ['topics', 'waiting', 'faults', 'limits', 'clock', 'tokens', 'requests', 'clients']) {
+        for (const tab of [
+          'topics',
+          'waiting',
+          'cache',
+          'faults',
+          'limits',
+          'clock',
+          'tokens',
+          'requests',
+          'clients',
+        ]) {
           await openTab(tab);
           await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading'), {
             timeout: 2000,
