@@ -1,7 +1,7 @@
 // One request the suite sent and what came back. Every exchange is recorded, checked
 // against the OpenAPI document, and can be printed as a curl command.
 
-export type ExchangeOperation = 'publish' | 'subscribe' | 'control' | 'health';
+export type ExchangeOperation = 'publish' | 'subscribe' | 'cache' | 'control' | 'health';
 
 export interface Cursor {
   /** sequence_number sent (0 on a first request). */
@@ -15,7 +15,7 @@ export interface Exchange {
   /** The rule (or stream driver) that sent it. */
   rule: string;
   operation: ExchangeOperation;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Full URL as sent, token included; printed only through curl.ts, which redacts it. */
   url: string;
   requestHeaders: Record<string, string>;

@@ -27,7 +27,7 @@ export interface SenderOptions {
 export interface RequestSpec {
   rule: string;
   operation: ExchangeOperation;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path from the base URL, already percent-encoded, starting with '/'. */
   path: string;
   /** Query parameters, in order (a name may repeat). */

@@ -127,6 +127,41 @@ export class Target {
     });
   }
 
+  /** A key no one else uses, like newTopic's. */
+  newKey(label: string): string {
+    return this.newTopic(label).replace(/^conformance-/, 'conformance-key-');
+  }
+
+  /**
+   * A call of the cache HTTP API (Get, Set, Delete Value on /cache/{cache}): the key as `key`
+   * (text) or `keyBase64` (base64url), `ttlSeconds` for a Set, the token where `auth` says.
+   */
+  cacheCall(
+    rule: string,
+    method: 'GET' | 'PUT' | 'DELETE',
+    item: { key?: string; keyBase64?: string; ttlSeconds?: number; body?: Uint8Array; cache?: string },
+    options: { auth?: AuthPlacement; token?: string } = {},
+  ): Promise<Exchange> {
+    const { headers, query } = this.auth(options.auth ?? 'header', options.token ?? this.options.token);
+    const named: Array<[string, string]> = [
+      ...(item.key !== undefined ? ([['key', item.key]] as Array<[string, string]>) : []),
+      ...(item.keyBase64 !== undefined ? ([['key_base64', item.keyBase64]] as Array<[string, string]>) : []),
+      ...(item.ttlSeconds !== undefined ? ([['ttl_seconds', String(item.ttlSeconds)]] as Array<[string, string]>) : []),
+    ];
+    if (item.body !== undefined) headers['Content-Type'] = 'application/octet-stream';
+    return this.sender.send({
+      rule,
+      operation: 'cache',
+      method,
+      path: `/cache/${encodeURIComponent(item.cache ?? this.options.cache)}`,
+      query: [...named, ...query],
+      headers,
+      ...(item.body !== undefined ? { body: item.body } : {}),
+      timeoutMs: 10_000,
+      raw429: false,
+    });
+  }
+
   /** A control-plane request (`/_emulator/...`), JSON in and out. */
   control(rule: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Exchange> {
     const headers: Record<string, string> = {};

@@ -1,5 +1,6 @@
 // The catalogue: every rule, in the order reports list them.
 import { authRules } from './auth.js';
+import { cacheRules } from './cache.js';
 import { controlRules } from './control.js';
 import { publishRules } from './publish.js';
 import { responseRules } from './responses.js';
@@ -13,6 +14,7 @@ export const catalogue: Rule[] = [
   ...publishRules,
   ...subscribeRules,
   ...authRules,
+  ...cacheRules,
   ...streamRules,
   ...controlRules,
   ...observationRules,
