@@ -24,22 +24,14 @@ export function checkAccess(
   if (!context.store.hasCache(cache)) throw cacheNotFound(cache);
 }
 
-/**
- * The caller may read or write this item of this cache, and the cache exists; else it throws the
- * answer. With a shared store (Redis) the cache's items are not served: they would not be shared.
- */
+/** The caller may read or write this item of this cache, and the cache exists; else it throws the answer. */
 export function checkItemAccess(
-  context: Pick<EmulatorContext, 'auth' | 'store' | 'shared'>,
+  context: Pick<EmulatorContext, 'auth' | 'store'>,
   principal: Principal,
   access: 'read' | 'write',
   cache: string,
   key: Buffer,
 ): void {
-  if (context.shared)
-    throw new EmulatorError(
-      'invalid_request',
-      'With a Redis store (--store redis://) the emulator serves topics only: cache items are not shared between replicas.',
-    );
   context.auth.authorize(principal, access, cache, key.toString('utf8'));
   if (!context.store.hasCache(cache))
     throw new EmulatorError('cache_not_found', `Cache Not Found: the cache '${cache}' does not exist.`);

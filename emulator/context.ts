@@ -1,7 +1,5 @@
 import type { Authenticator } from './auth/authenticator.js';
-import type { CacheItems } from './cache/items.js';
-import type { CollectionOperations } from './cache/collections.js';
-import type { CacheOperations } from './cache/operations.js';
+import type { ItemStore } from './cache/store.js';
 import type { Backend } from './backend/backend.js';
 import type { Clock } from './clock.js';
 import type { EmulatorEvents } from './events.js';
@@ -37,9 +35,6 @@ export interface EmulatorServices {
   pageChanges: PageChanges;
   /** What happens, as one stream: the journal, the dashboard and metrics listen. */
   events: EmulatorEvents;
-  /** The cache's items beside the topics (storage), and its operations on the emulator's clock. */
-  items: CacheItems;
-  cache: CacheOperations;
-  /** The cache's dictionaries, sets, lists and sorted sets, on the same items. */
-  collections: CollectionOperations;
+  /** The cache's items beside the topics: each call's operation runs on them once (`run`), on the emulator's clock. */
+  items: ItemStore;
 }

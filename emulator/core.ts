@@ -1,8 +1,5 @@
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.js';
-import { InMemoryCacheItems } from './cache/items.js';
-import { CollectionOperations } from './cache/collections.js';
-import { CacheOperations } from './cache/operations.js';
 import { openBackend } from './backend/open.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext } from './context.js';
@@ -39,7 +36,6 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
   const pageChanges = new PageChanges(store, clock, logger);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
   const waiting = new WaitingSubscribers(clock, events);
-  const items = new InMemoryCacheItems();
   // A shared store's reset by another replica answers this replica's waiting subscribers first.
   store.onRemoteClear = () => waiting.answerAll();
   const context: EmulatorContext = {
@@ -51,9 +47,6 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     waiting,
     pageChanges,
     events,
-    items,
-    cache: new CacheOperations(items, clock),
-    collections: new CollectionOperations(items, clock),
     faults: new FaultInjector(clock, logger, waiting, shared?.control.firings, settings.maxWaitingSubscribers),
     limits: new AccountLimits(
       limitsProfileOf(settings),

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { EmulatorEvents } from '../events.js';
 import type { Log } from '../logging.js';
 import type { EmulatorSettings } from '../settings.js';
+import { MemoryItemStore } from '../cache/store.js';
 import { InMemoryTopicStore } from '../topics/store.js';
 import type { Backend } from './backend.js';
 
@@ -13,7 +14,11 @@ export async function openBackend(
   log: Log,
 ): Promise<Backend> {
   if (settings.store === 'memory') {
-    return { store: new InMemoryTopicStore(settings.caches, settings, clock, events), shared: undefined };
+    return {
+      store: new InMemoryTopicStore(settings.caches, settings, clock, events),
+      items: new MemoryItemStore(clock),
+      shared: undefined,
+    };
   }
   const { openRedisBackend } = await import('../redis/open.js');
   return openRedisBackend(settings, clock, events, log);

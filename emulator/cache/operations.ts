@@ -189,11 +189,6 @@ export class CacheOperations {
     return 'set';
   }
 
-  /** Removes every item of a cache (FlushCache). */
-  flush(cache: string): void {
-    this.items.clear(cache);
-  }
-
   private store(cache: string, key: Buffer, value: Buffer, ttlMs: number): void {
     const now = this.clock.now();
     const replaced = this.items.get(cache, key, now);

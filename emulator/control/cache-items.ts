@@ -21,7 +21,7 @@ export function cacheItemsOf(
   { offset, limit }: Required<StatePage>,
 ): CacheItemList {
   const now = clock.now();
-  const all = items.items(now).filter((item) => item.cache === cache);
+  const all = items.view.items(now).filter((item) => item.cache === cache);
   return {
     cache,
     count: all.length,

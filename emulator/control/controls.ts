@@ -114,6 +114,15 @@ export class EmulatorControls {
     return { answeredSubscribers, removedFaults, clock: clock.state() };
   }
 
+  /**
+   * `result` once what the change asked of the cache's items is made (on a shared store the
+   * items change in Redis after the call returns): a route answers when every replica reads it.
+   */
+  async settledAfter<T>(result: T): Promise<T> {
+    await this.context.items.settled();
+    return result;
+  }
+
   /** Whether the store can serve now (health). */
   storeHealth(): StoreHealth {
     return this.context.store.health();

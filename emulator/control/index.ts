@@ -40,7 +40,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       () => controls.started,
     ),
     tlsAuthorityHandler(() => controls.tlsAuthority),
-    op('reset', () => ok(controls.reset())),
+    op('reset', async () => ok(await controls.settledAfter(controls.reset()))),
     // The check applies StatePage's defaults.
     op('getState', async (r) =>
       ok(await controls.gatheredState(checked('StatePage', getStateQuery(r.query), 'query') as Required<StatePage>)),
@@ -58,9 +58,9 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       const changed = controls.createCache(cache);
       return { status: changed ? 201 : 200, body: { cache, changed } };
     }),
-    op('deleteCache', (r) => {
+    op('deleteCache', async (r) => {
       const cache = param(r, 'cacheName');
-      if (!controls.deleteCache(cache)) throw cacheNotFound(cache);
+      if (!(await controls.settledAfter(controls.deleteCache(cache)))) throw cacheNotFound(cache);
       return ok({ cache, changed: true });
     }),
     op('listCacheItems', (r) => {
@@ -70,9 +70,9 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       if (!listed) throw cacheNotFound(cache);
       return ok(listed);
     }),
-    op('flushCache', (r) => {
+    op('flushCache', async (r) => {
       const cache = param(r, 'cacheName');
-      if (!controls.flushCache(cache)) throw cacheNotFound(cache);
+      if (!(await controls.settledAfter(controls.flushCache(cache)))) throw cacheNotFound(cache);
       return ok({ cache, changed: true });
     }),
     op('listTopicMessages', (r) => ok(controls.topicMessages(param(r, 'cacheName'), param(r, 'topicName')))),
@@ -94,7 +94,7 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
     op('stopChaos', () => ok(controls.stopChaos())),
     op('applyScenario', (r) => ok(controls.applyScenario(body<Scenario>(r)))),
     op('getSnapshot', () => ok(controls.snapshot())),
-    op('loadSnapshot', (r) => ok(controls.restore(body<Snapshot>(r)))),
+    op('loadSnapshot', async (r) => ok(await controls.settledAfter(controls.restore(body<Snapshot>(r))))),
     metricsHandler(controls.metrics),
     op('listRequests', async (r) => {
       const { limit, ...matcher } = listRequestsQuery(r.query) as RequestMatcher & { limit?: number };

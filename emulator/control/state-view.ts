@@ -54,10 +54,10 @@ export function stateOf(context: EmulatorContext, withdrawals: TokenWithdrawals,
 
 /** The cache's items as memory: expired ones (never answered) dropped first, so only live ones count. */
 function cacheItemsOf({ items, clock }: EmulatorContext): State['cacheItems'] {
-  items.sweep(clock.now());
+  items.view.sweep(clock.now());
   return {
-    count: items.count(),
-    bytes: items.bytes(),
+    count: items.view.count(),
+    bytes: items.view.bytes(),
     maxCount: CACHE_BOUNDS.maxItems,
     maxBytes: CACHE_BOUNDS.maxTotalBytes,
   };

@@ -40,6 +40,8 @@ export interface AdminControls {
   deleteCache(cache: string): boolean;
   /** Removes every item of a cache; false when there is no such cache. */
   flushCache(cache: string): boolean;
+  /** `result` once the cache's items are changed as asked (on a shared store, after the call returns). */
+  settledAfter<T>(result: T): Promise<T>;
 }
 
 export interface ServedService {
@@ -210,12 +212,12 @@ export function adminServices(door: AdminDoor): ServedService[] {
         );
       return new control._CreateCacheResponse();
     }),
-    DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, 'deleteCache', ({ cache_name }) => {
-      if (!door.controls.deleteCache(cache_name)) throw cacheNotFound(cache_name);
+    DeleteCache: unary<{ cache_name: string; auth_token?: string }>(door, 'deleteCache', async ({ cache_name }) => {
+      if (!(await door.controls.settledAfter(door.controls.deleteCache(cache_name)))) throw cacheNotFound(cache_name);
       return new control._DeleteCacheResponse();
     }),
-    FlushCache: unary<{ cache_name: string; auth_token?: string }>(door, 'flushCache', ({ cache_name }) => {
-      if (!door.controls.flushCache(cache_name)) throw cacheNotFound(cache_name);
+    FlushCache: unary<{ cache_name: string; auth_token?: string }>(door, 'flushCache', async ({ cache_name }) => {
+      if (!(await door.controls.settledAfter(door.controls.flushCache(cache_name)))) throw cacheNotFound(cache_name);
       return new control._FlushCacheResponse();
     }),
     ListCaches: unary<{ auth_token?: string }>(

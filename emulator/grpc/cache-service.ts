@@ -5,6 +5,7 @@ import type { cache_client as CacheTypes } from '@gomomento/generated-types/dist
 import type { Principal } from '../auth/authenticator.js';
 import { checkItemAccess, decideAdmission } from '../admission.js';
 import type { HashCondition, SetCondition, TtlChange } from '../cache/operations.js';
+import type { ItemOps } from '../cache/store.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
 import type { Effect, CacheOperation } from '../requests.js';
@@ -54,7 +55,7 @@ export function cacheService(door: CacheDoor): ServedService {
     'sorted-set': T.SORTED_SET,
   };
   const { context } = door;
-  const { cache: items, faults, limits } = context;
+  const { faults, limits } = context;
 
   /**
    * Everything a call meets before its operation, for the keys it names; resolves with its cache.
@@ -99,15 +100,16 @@ export function cacheService(door: CacheDoor): ServedService {
     operation: CacheOperation,
     access: 'read' | 'write',
     keysOf: (request: Request) => Buffer[],
-    answer: (cache: string, request: Request) => unknown,
+    answer: (cache: string, request: Request, ops: ItemOps) => unknown,
   ) => {
     return (call: Grpc.ServerUnaryCall<Request, unknown>, callback: Grpc.sendUnaryData<unknown>) => {
       const record = door.record(operation, call, textOf(call.metadata, 'cache') ?? null);
       const end = new EventEmitter();
       call.once('cancelled', () => end.emit('close'));
       (async () => {
-        const cache = await admit(operation, access, call, keysOf(call.request), record, end);
-        callback(null, answer(cache, call.request));
+        const keys = keysOf(call.request);
+        const cache = await admit(operation, access, call, keys, record, end);
+        callback(null, await context.items.run(cache, keys, (ops) => answer(cache, call.request, ops)));
         record.end({ clientGone: call.cancelled });
       })()
         .catch((error: unknown) => {
@@ -124,7 +126,7 @@ export function cacheService(door: CacheDoor): ServedService {
     access: 'read' | 'write',
     itemsOf: (request: Request) => Item[],
     keyOf: (item: Item) => Buffer,
-    answer: (cache: string, item: Item) => unknown,
+    answer: (cache: string, item: Item, ops: ItemOps) => unknown,
   ) {
     return (call: Grpc.ServerWritableStream<Request, unknown>) => {
       const record = door.record(operation, call, textOf(call.metadata, 'cache') ?? null);
@@ -132,9 +134,21 @@ export function cacheService(door: CacheDoor): ServedService {
       call.once('cancelled', () => end.emit('close'));
       (async () => {
         const list = itemsOf(call.request);
-        const cache = await admit(operation, access, call, list.map(keyOf), record, end);
-        // Each item's own error (a value too large) ends the stream with its status.
-        for (const item of list) call.write(answer(cache, item));
+        const keys = list.map(keyOf);
+        const cache = await admit(operation, access, call, keys, record, end);
+        // Each item's own error (a value too large) ends the stream with its status, after the
+        // answers (and the changes) of the items before it.
+        const { answers, failed } = await context.items.run(cache, keys, (ops) => {
+          const answers: unknown[] = [];
+          try {
+            for (const item of list) answers.push(answer(cache, item, ops));
+          } catch (error) {
+            return { answers, failed: { error } };
+          }
+          return { answers, failed: undefined };
+        });
+        for (const answered of answers) call.write(answered);
+        if (failed) throw failed.error;
         call.end();
         record.end({ clientGone: call.cancelled });
       })()
@@ -148,13 +162,13 @@ export function cacheService(door: CacheDoor): ServedService {
 
   const key = (request: { cache_key: Uint8Array }) => [bytes(request.cache_key)];
 
-  const get = (cache: string, request: CacheTypes._GetRequest) => {
+  const get = (cache: string, request: CacheTypes._GetRequest, { cache: items }: ItemOps) => {
     const value = items.get(cache, bytes(request.cache_key));
     return value === undefined
       ? new scs._GetResponse({ result: scs.ECacheResult.Miss })
       : new scs._GetResponse({ result: scs.ECacheResult.Hit, cache_body: value });
   };
-  const set = (cache: string, request: CacheTypes._SetRequest) => {
+  const set = (cache: string, request: CacheTypes._SetRequest, { cache: items }: ItemOps) => {
     items.set(cache, bytes(request.cache_key), bytes(request.cache_body), request.ttl_milliseconds);
     // `result: Ok`: the SDK reads each answer of a SetBatch stream by it (an unset one is an error).
     return new scs._SetResponse({ result: scs.ECacheResult.Ok });
@@ -162,12 +176,17 @@ export function cacheService(door: CacheDoor): ServedService {
 
   const implementation: Grpc.UntypedServiceImplementation = {
     Get: unary<CacheTypes._GetRequest>('get', 'read', key, get),
-    GetWithHash: unary<CacheTypes._GetWithHashRequest>('get-with-hash', 'read', key, (cache, request) => {
-      const found = items.getWithHash(cache, bytes(request.cache_key));
-      return found === undefined
-        ? new scs._GetWithHashResponse({ missing: new scs._GetWithHashResponse._Missing() })
-        : new scs._GetWithHashResponse({ found: new scs._GetWithHashResponse._Found(found) });
-    }),
+    GetWithHash: unary<CacheTypes._GetWithHashRequest>(
+      'get-with-hash',
+      'read',
+      key,
+      (cache, request, { cache: items }) => {
+        const found = items.getWithHash(cache, bytes(request.cache_key));
+        return found === undefined
+          ? new scs._GetWithHashResponse({ missing: new scs._GetWithHashResponse._Missing() })
+          : new scs._GetWithHashResponse({ found: new scs._GetWithHashResponse._Found(found) });
+      },
+    ),
     GetBatch: batch<CacheTypes._GetBatchRequest, CacheTypes._GetRequest>(
       'get-batch',
       'read',
@@ -183,7 +202,7 @@ export function cacheService(door: CacheDoor): ServedService {
       (item) => bytes(item.cache_key),
       set,
     ),
-    SetIf: unary<CacheTypes._SetIfRequest>('set-if', 'write', key, (cache, request) => {
+    SetIf: unary<CacheTypes._SetIfRequest>('set-if', 'write', key, (cache, request, { cache: items }) => {
       const stored = items.setIf(
         cache,
         bytes(request.cache_key),
@@ -195,17 +214,28 @@ export function cacheService(door: CacheDoor): ServedService {
         stored ? { stored: new scs._SetIfResponse._Stored() } : { not_stored: new scs._SetIfResponse._NotStored() },
       );
     }),
-    SetIfNotExists: unary<CacheTypes._SetIfNotExistsRequest>('set-if-not-exists', 'write', key, (cache, request) => {
-      const stored = items.setIf(cache, bytes(request.cache_key), bytes(request.cache_body), request.ttl_milliseconds, {
-        kind: 'absent',
-      });
-      return new scs._SetIfNotExistsResponse(
-        stored
-          ? { stored: new scs._SetIfNotExistsResponse._Stored() }
-          : { not_stored: new scs._SetIfNotExistsResponse._NotStored() },
-      );
-    }),
-    SetIfHash: unary<CacheTypes._SetIfHashRequest>('set-if-hash', 'write', key, (cache, request) => {
+    SetIfNotExists: unary<CacheTypes._SetIfNotExistsRequest>(
+      'set-if-not-exists',
+      'write',
+      key,
+      (cache, request, { cache: items }) => {
+        const stored = items.setIf(
+          cache,
+          bytes(request.cache_key),
+          bytes(request.cache_body),
+          request.ttl_milliseconds,
+          {
+            kind: 'absent',
+          },
+        );
+        return new scs._SetIfNotExistsResponse(
+          stored
+            ? { stored: new scs._SetIfNotExistsResponse._Stored() }
+            : { not_stored: new scs._SetIfNotExistsResponse._NotStored() },
+        );
+      },
+    ),
+    SetIfHash: unary<CacheTypes._SetIfHashRequest>('set-if-hash', 'write', key, (cache, request, { cache: items }) => {
       const hash = items.setIfHash(
         cache,
         bytes(request.cache_key),
@@ -219,7 +249,7 @@ export function cacheService(door: CacheDoor): ServedService {
           : { stored: new scs._SetIfHashResponse._Stored({ new_hash: hash }) },
       );
     }),
-    Delete: unary<CacheTypes._DeleteRequest>('delete', 'write', key, (cache, request) => {
+    Delete: unary<CacheTypes._DeleteRequest>('delete', 'write', key, (cache, request, { cache: items }) => {
       items.delete(cache, bytes(request.cache_key));
       return new scs._DeleteResponse();
     }),
@@ -227,32 +257,43 @@ export function cacheService(door: CacheDoor): ServedService {
       'keys-exist',
       'read',
       (request) => request.cache_keys.map(bytes),
-      (cache, request) => new scs._KeysExistResponse({ exists: items.keysExist(cache, request.cache_keys.map(bytes)) }),
+      (cache, request, { cache: items }) =>
+        new scs._KeysExistResponse({ exists: items.keysExist(cache, request.cache_keys.map(bytes)) }),
     ),
-    Increment: unary<CacheTypes._IncrementRequest>('increment', 'write', key, (cache, request) => {
+    Increment: unary<CacheTypes._IncrementRequest>('increment', 'write', key, (cache, request, { cache: items }) => {
       const value = items.increment(cache, bytes(request.cache_key), request.amount, request.ttl_milliseconds);
       return new scs._IncrementResponse({ value });
     }),
-    UpdateTtl: unary<CacheTypes._UpdateTtlRequest>('update-ttl', 'write', key, (cache, request) => {
+    UpdateTtl: unary<CacheTypes._UpdateTtlRequest>('update-ttl', 'write', key, (cache, request, { cache: items }) => {
       const outcome = items.updateTtl(cache, bytes(request.cache_key), ttlChangeOf(request));
       const R = scs._UpdateTtlResponse;
       return new R(outcome === 'set' ? { set: new R._Set() } : { missing: new R._Missing() });
     }),
-    ItemGetTtl: unary<CacheTypes._ItemGetTtlRequest>('item-get-ttl', 'read', key, (cache, request) => {
-      const remaining = items.remainingTtl(cache, bytes(request.cache_key));
-      const R = scs._ItemGetTtlResponse;
-      return remaining === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ remaining_ttl_millis: remaining }) });
-    }),
-    ItemGetType: unary<CacheTypes._ItemGetTypeRequest>('item-get-type', 'read', key, (cache, request) => {
-      const type = items.itemType(cache, bytes(request.cache_key));
-      const R = scs._ItemGetTypeResponse;
-      return type === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ item_type: ITEM_TYPES[type] }) });
-    }),
-    ...collectionMethods(scs, context.collections, unary),
+    ItemGetTtl: unary<CacheTypes._ItemGetTtlRequest>(
+      'item-get-ttl',
+      'read',
+      key,
+      (cache, request, { cache: items }) => {
+        const remaining = items.remainingTtl(cache, bytes(request.cache_key));
+        const R = scs._ItemGetTtlResponse;
+        return remaining === undefined
+          ? new R({ missing: new R._Missing() })
+          : new R({ found: new R._Found({ remaining_ttl_millis: remaining }) });
+      },
+    ),
+    ItemGetType: unary<CacheTypes._ItemGetTypeRequest>(
+      'item-get-type',
+      'read',
+      key,
+      (cache, request, { cache: items }) => {
+        const type = items.itemType(cache, bytes(request.cache_key));
+        const R = scs._ItemGetTypeResponse;
+        return type === undefined
+          ? new R({ missing: new R._Missing() })
+          : new R({ found: new R._Found({ item_type: ITEM_TYPES[type] }) });
+      },
+    ),
+    ...collectionMethods(scs, unary),
   };
 
   const definition = scs.UnimplementedScsService.definition as unknown as Grpc.ServiceDefinition;

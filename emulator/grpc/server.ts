@@ -403,6 +403,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         return controls.deleteCache(cache);
       },
       flushCache: (cache) => controls.flushCache(cache),
+      settledAfter: (result) => controls.settledAfter(result),
     },
     serviceError,
   }))

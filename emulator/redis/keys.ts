@@ -14,6 +14,13 @@
 //   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
 //   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
 //   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
+//   <prefix>i:<cache>:<member>  a cache item, natively: a string, hash, set, list or sorted set;
+//                       <cache> URI-encoded, <member> its key's bytes in base64url
+//   <prefix>im:<cache>  hash: each item of the cache by member: "version size expiresAt"
+//   <prefix>item-caches set: the caches that hold items
+//   <prefix>item-usage  hash: count, bytes (keys and values) of every item
+//   <prefix>item-version the last version given to a change of items
+//   <prefix>items       the pub/sub channel every change of items is announced on
 // A topic's id is its topic key, the JSON of [cache, topic] (../topic-key.ts).
 
 import { topicKey } from '../topics/topic-key.js';
@@ -30,8 +37,16 @@ export interface KeyLayout {
   readonly controlBase: string;
   readonly faultCounts: string;
   readonly faultIds: string;
+  readonly itemCaches: string;
+  readonly itemUsage: string;
+  readonly itemVersion: string;
+  readonly itemsChannel: string;
   hash(id: string): string;
   stream(id: string): string;
+  /** A cache item's key, by its member (its key's bytes in base64url). */
+  item(cache: string, member: string): string;
+  /** A cache's meta hash: each of its items' version, size and expiry. */
+  itemMeta(cache: string): string;
 }
 
 export function keyLayout(prefix: string): KeyLayout {
@@ -47,8 +62,14 @@ export function keyLayout(prefix: string): KeyLayout {
     controlBase: `${prefix}control-base`,
     faultCounts: `${prefix}fault-counts`,
     faultIds: `${prefix}fault-ids`,
+    itemCaches: `${prefix}item-caches`,
+    itemUsage: `${prefix}item-usage`,
+    itemVersion: `${prefix}item-version`,
+    itemsChannel: `${prefix}items`,
     hash: (id) => `${prefix}t:${id}`,
     stream: (id) => `${prefix}s:${id}`,
+    item: (cache, member) => `${prefix}i:${encodeURIComponent(cache)}:${member}`,
+    itemMeta: (cache) => `${prefix}im:${encodeURIComponent(cache)}`,
   };
 }
 

@@ -26,6 +26,7 @@ export async function openRedisBackend(
   );
   return {
     store,
+    items: store.items,
     shared: {
       control: store.sharedControl,
       limitCounts: store.limitCounts(),

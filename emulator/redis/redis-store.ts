@@ -8,6 +8,7 @@ import type { MessageValue } from '../topics/message.js';
 import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../topics/store.js';
 import type { Topic, TopicSettings, TopicSnapshot } from '../topics/topic.js';
 import { redactedUrl } from '../logging.js';
+import { RedisCacheItems } from './cache-items.js';
 import { channelMessage } from './channel-message.js';
 import { keyLayout, topicId, type KeyLayout } from './keys.js';
 import { RedisReplicas } from './replicas.js';
@@ -92,6 +93,8 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   private counts: RedisLimitCounts | undefined;
   /** The replicas on this store and prefix, for reads that cover all of them (replicas.ts). */
   readonly replicas: RedisReplicas;
+  /** The cache's items, on the same connections (cache-items.ts). */
+  readonly items: RedisCacheItems;
 
   private constructor(
     caches: readonly string[],
@@ -120,8 +123,10 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
       connection.on('error', (error: Error) => this.log.debug({ err: error.message }, 'redis store: connection error'));
       connection.on('close', () => this.lost());
     }
+    this.items = new RedisCacheItems((name, args) => this.run(name, args), this.command, this.keys, clock, log);
     this.subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.keys.channel) this.announced(text);
+      else if (channel === this.keys.itemsChannel) this.items.heard(text);
     });
     this.replicas = new RedisReplicas(this.command, this.subscriber, prefix, events, log);
     // ioredis subscribes again after a reconnect; the mirror is loaded again then.
@@ -317,6 +322,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     clearInterval(this.stalled);
     this.stalled = undefined;
     this.mirror.clear();
+    await this.items.close();
     await this.counts?.close();
     await this.replicas.leave();
     this.command.disconnect();
@@ -324,9 +330,12 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   }
 
   /** Runs one of the scripts (scripts.ts): its keys, then its arguments. */
-  private run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
+  private run(
+    name: ScriptName | `${ScriptName}Buffer`,
+    ...args: (string | number | Buffer | (string | number | Buffer)[])[]
+  ): Promise<unknown> {
     if (this.stalled) return Promise.reject(unavailable());
-    const answer = this.command[name](...args).catch((error: Error) => {
+    const answer = this.command[name](...(args as (string | number | Buffer)[])).catch((error: Error) => {
       if (isDeadline(error)) this.stall();
       throw error;
     });
@@ -370,6 +379,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
       this.log.warn('redis store: connection lost; service routes answer 503 until it is back');
     this.synced = false;
     this.held = undefined;
+    this.items.lost();
     for (const [id, list] of this.publishing) {
       this.publishing.delete(id);
       for (const p of list) p.done(); // numbered in Redis: the publisher's 204 is owed
@@ -383,8 +393,9 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
       try {
         this.synced = false;
         this.held = [];
-        await this.subscriber.subscribe(this.keys.channel);
+        await this.subscriber.subscribe(this.keys.channel, this.keys.itemsChannel);
         await this.load();
+        await this.items.load();
         const held = this.held;
         this.held = undefined;
         this.synced = true;

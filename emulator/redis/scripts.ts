@@ -26,6 +26,10 @@ export const SCRIPTS = {
   reset: { keys: 3, uses: ['forget-all'] },
   restore: { keys: 3, uses: ['forget-all'] },
   resume: { keys: 3 },
+  // The cache's items (cache-items.ts).
+  readItems: { keys: 'given' },
+  commitItems: { keys: 'given' },
+  dropItems: { keys: 'given' },
   // The control plane's log and the fault rules' ledger (shared-control.ts).
   shareChange: { keys: 5 },
   compactControl: { keys: 2 },
@@ -45,8 +49,12 @@ export const SCRIPTS = {
 
 export type ScriptName = keyof typeof SCRIPTS;
 
-/** A connection the scripts are defined on: each a command taking its keys, then its arguments. */
-export type ScriptedRedis = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
+/**
+ * A connection the scripts are defined on: each a command taking its keys, then its arguments
+ * (bytes as Buffers); `<name>Buffer` answers bulk strings as Buffers.
+ */
+export type ScriptedRedis = Redis &
+  Record<ScriptName | `${ScriptName}Buffer`, (...args: (string | number | Buffer)[]) => Promise<unknown>>;
 
 /** The scripts' folder: beside this module in the sources, copied into dist/ by the build (scripts/copy-lua.mjs). */
 const LUA = join(packageRoot, ...(compiled ? ['dist'] : []), 'emulator', 'redis', 'lua');

@@ -84,9 +84,13 @@ export function applyRestore(
   loadControl(context, withdrawals, plan, true);
   const now = clock.now();
   // Each item's TTL runs again from the loaded clock's reading.
-  context.items.clearAll();
-  for (const item of plan.items)
-    context.items.set(item.cache, Buffer.from(item.key, 'base64'), itemFromSnapshot(item, now));
+  context.items.replace(
+    plan.items.map((item) => ({
+      cache: item.cache,
+      key: Buffer.from(item.key, 'base64'),
+      item: itemFromSnapshot(item, now),
+    })),
+  );
   for (const { cache, topic, afterSequenceNumber, at } of plan.topicResets) {
     if (afterSequenceNumber !== undefined) pageChanges.afterSequenceNumber(cache, topic, afterSequenceNumber, WHY);
     else if (Date.parse(at!) > now) pageChanges.afterTime(cache, topic, Date.parse(at!) - now, WHY);

@@ -276,10 +276,11 @@ describe('the dashboard', () => {
   });
 
   it('lists the cache’s items (scalars and collections), sets one by hand and deletes one', async () => {
-    emulator.context.collections.setAdd(CACHE, Buffer.from('members'), [Buffer.from('a'), Buffer.from('b')], {
-      ttlMs: 60_000,
-      refresh: true,
-    });
+    const members = Buffer.from('members');
+    const byHand = Buffer.from('by-hand');
+    await emulator.context.items.run(CACHE, [members], ({ collections }) =>
+      collections.setAdd(CACHE, members, [Buffer.from('a'), Buffer.from('b')], { ttlMs: 60_000, refresh: true }),
+    );
     await openTab('cache');
     await page.waitForSelector('tr[data-key="bWVtYmVycw=="]', { timeout: 2000 });
     expect(await textOf('tr[data-key="bWVtYmVycw=="]')).toMatch(/members\s*set\s*2\s*2/);
@@ -287,11 +288,15 @@ describe('the dashboard', () => {
     await page.type('form[aria-label="Set an item"] input[name=value]', 'hello');
     await page.click(byRole('button', 'Set item'));
     await page.waitForSelector('tr[data-key="YnktaGFuZA=="]', { timeout: 2000 });
-    expect(emulator.context.cache.get(CACHE, Buffer.from('by-hand'))?.toString()).toBe('hello');
+    expect((await emulator.context.items.run(CACHE, [byHand], (ops) => ops.cache.get(CACHE, byHand)))?.toString()).toBe(
+      'hello',
+    );
     expect(await textOf('tr[data-key="YnktaGFuZA=="]')).toMatch(/by-hand\s*scalar\s*5/);
     await page.click('tr[data-key="bWVtYmVycw=="] button');
     await page.waitForFunction(() => !document.querySelector('tr[data-key="bWVtYmVycw=="]'), { timeout: 2000 });
-    expect(emulator.context.collections.setFetch(CACHE, Buffer.from('members'))).toBeUndefined();
+    expect(
+      await emulator.context.items.run(CACHE, [members], (ops) => ops.collections.setFetch(CACHE, members)),
+    ).toBeUndefined();
     await waitForText('[data-testid=cache-usage]', '1 item(s)');
   });
 

@@ -143,18 +143,26 @@ describe('collections through the emulator', () => {
     try {
       // A standing clock: the TTLs left are the same when taken and when read back.
       source.setClock({ mode: 'virtual' });
-      const c = source.context.collections;
-      c.dictionarySet('default-cache', b('d'), [[Buffer.from([0, 255]), b('v')]], ttl(60));
-      c.setAdd('default-cache', b('s'), [b('a'), b('b')], ttl(60));
-      c.listConcatenate('default-cache', b('l'), [b('1'), b('2')], 'back', undefined, ttl(60));
-      c.sortedSetPut('default-cache', b('z'), [[b('m'), 1.5]], ttl(60));
+      await source.context.items.run('default-cache', [b('d'), b('s'), b('l'), b('z')], ({ collections: c }) => {
+        c.dictionarySet('default-cache', b('d'), [[Buffer.from([0, 255]), b('v')]], ttl(60));
+        c.setAdd('default-cache', b('s'), [b('a'), b('b')], ttl(60));
+        c.listConcatenate('default-cache', b('l'), [b('1'), b('2')], 'back', undefined, ttl(60));
+        c.sortedSetPut('default-cache', b('z'), [[b('m'), 1.5]], ttl(60));
+      });
       const snapshot = source.snapshot();
       expect(snapshot.items!.map((item) => item.collection?.type)).toEqual(['dictionary', 'set', 'list', 'sorted-set']);
       expect(target.restore(snapshot).items).toBe(4);
       expect(target.snapshot().items).toEqual(snapshot.items);
-      const t = target.context.collections;
-      expect(t.dictionaryFetch('default-cache', b('d'))).toEqual([[Buffer.from([0, 255]), b('v')]]);
-      expect(t.sortedSetGetScores('default-cache', b('z'), [b('m')])).toEqual([1.5]);
+      const [fetched, scores] = await target.context.items.run(
+        'default-cache',
+        [b('d'), b('z')],
+        ({ collections: t }) => [
+          t.dictionaryFetch('default-cache', b('d')),
+          t.sortedSetGetScores('default-cache', b('z'), [b('m')]),
+        ],
+      );
+      expect(fetched).toEqual([[Buffer.from([0, 255]), b('v')]]);
+      expect(scores).toEqual([1.5]);
     } finally {
       await source.close();
       await target.close();
@@ -164,7 +172,9 @@ describe('collections through the emulator', () => {
   it('the cache HTTP API answers a Get of a collection 400 failed_precondition naming its type', async () => {
     const emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
     try {
-      emulator.context.collections.setAdd('default-cache', b('a-set'), [b('x')], ttl(60));
+      await emulator.context.items.run('default-cache', [b('a-set')], ({ collections }) =>
+        collections.setAdd('default-cache', b('a-set'), [b('x')], ttl(60)),
+      );
       const response = await fetch(`${emulator.url}/cache/default-cache?key=a-set`, {
         headers: { authorization: emulator.apiKey },
       });
@@ -190,8 +200,10 @@ describe('collections through the emulator', () => {
         maxCount: CACHE_BOUNDS.maxItems,
         maxBytes: CACHE_BOUNDS.maxTotalBytes,
       });
-      emulator.context.cache.set('default-cache', b('k'), b('value'), 10_000);
-      emulator.context.collections.setAdd('default-cache', b('s'), [b('ab'), b('cd')], ttl(60));
+      await emulator.context.items.run('default-cache', [b('k'), b('s')], ({ cache, collections }) => {
+        cache.set('default-cache', b('k'), b('value'), 10_000);
+        collections.setAdd('default-cache', b('s'), [b('ab'), b('cd')], ttl(60));
+      });
       // 'k' + 'value', 's' + 'ab' + 'cd'
       expect((await state()).cacheItems).toMatchObject({ count: 2, bytes: 6 + 5 });
       emulator.advanceClock(10_000);
@@ -207,16 +219,12 @@ describe('GET /_emulator/caches/{cache}/items', () => {
     const emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
     try {
       emulator.setClock({ mode: 'virtual' });
-      emulator.context.cache.set('default-cache', b('greeting'), b('hello'), 30_000);
-      emulator.context.cache.set('default-cache', Buffer.from([0xff, 0x00]), b('x'), 30_000);
-      emulator.context.collections.listConcatenate(
-        'default-cache',
-        b('log'),
-        [b('a'), b('bc')],
-        'back',
-        undefined,
-        ttl(60),
-      );
+      const keys = [b('greeting'), Buffer.from([0xff, 0x00]), b('log')];
+      await emulator.context.items.run('default-cache', keys, ({ cache, collections }) => {
+        cache.set('default-cache', b('greeting'), b('hello'), 30_000);
+        cache.set('default-cache', Buffer.from([0xff, 0x00]), b('x'), 30_000);
+        collections.listConcatenate('default-cache', b('log'), [b('a'), b('bc')], 'back', undefined, ttl(60));
+      });
       const list = async (query = '') => {
         const response = await fetch(`${emulator.url}/_emulator/caches/default-cache/items${query}`);
         expect(response.status).toBe(200);

@@ -69,7 +69,7 @@ function cacheRoute(
   operationId: string,
   operation: CacheOperation,
   access: 'read' | 'write',
-  answer: (item: { cache: string; key: Buffer }, request: FastifyRequest, reply: FastifyReply) => FastifyReply,
+  answer: (item: { cache: string; key: Buffer }, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
 ): OperationHandler {
   return {
     operationId,
@@ -83,21 +83,22 @@ function cacheRoute(
 }
 
 export function cacheHandlers(context: EmulatorContext): OperationHandler[] {
-  const { cache: items } = context;
+  const { items } = context;
   return [
-    cacheRoute(context, 'cacheGet', 'get', 'read', ({ cache, key }, _request, reply) => {
-      const value = items.get(cache, key);
+    cacheRoute(context, 'cacheGet', 'get', 'read', async ({ cache, key }, _request, reply) => {
+      const value = await items.run(cache, [key], (ops) => ops.cache.get(cache, key));
       if (value === undefined) throw new EmulatorError('key_not_found');
       return reply.code(200).header('content-type', 'application/octet-stream').send(value);
     }),
-    cacheRoute(context, 'cacheSet', 'set', 'write', ({ cache, key }, request, reply) => {
+    cacheRoute(context, 'cacheSet', 'set', 'write', async ({ cache, key }, request, reply) => {
       const body = request.body;
       const value = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-      items.set(cache, key, value, (request.query as CacheQuery).ttl_seconds! * 1000);
+      const ttlMs = (request.query as CacheQuery).ttl_seconds! * 1000;
+      await items.run(cache, [key], (ops) => ops.cache.set(cache, key, value, ttlMs));
       return reply.code(204).send();
     }),
-    cacheRoute(context, 'cacheDelete', 'delete', 'write', ({ cache, key }, _request, reply) => {
-      items.delete(cache, key);
+    cacheRoute(context, 'cacheDelete', 'delete', 'write', async ({ cache, key }, _request, reply) => {
+      await items.run(cache, [key], (ops) => ops.cache.delete(cache, key));
       return reply.code(204).send();
     }),
   ];
