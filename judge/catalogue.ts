@@ -1,6 +1,7 @@
 import type { ClientRule } from './rule.js';
 import { checkNoRetryUnchanged, checkOnePlace, checkRawToken } from './rules/auth.js';
 import { checkExponentialBackoff, checkRetryAfter } from './rules/backoff.js';
+import { checkCacheWellFormed } from './rules/cache.js';
 import { checkNoSpin } from './rules/poll.js';
 import { checkPublishNoRetry4xx } from './rules/publish.js';
 import { checkAfterDiscontinuity, checkAfterEmpty, checkFirstRequestOnce, checkNextCursor } from './rules/resume.js';
@@ -12,6 +13,7 @@ import { checkAfterDiscontinuity, checkAfterEmpty, checkFirstRequestOnce, checkN
 // The two first-request rules judge what a first request lost, counted from the journal.
 
 const CONTRACT = 'Topics HTTP API';
+const CACHE_REFERENCE = 'public-dev-docs, "HTTP API reference for Momento Cache"';
 
 export const clientRules: readonly ClientRule[] = [
   {
@@ -111,6 +113,15 @@ export const clientRules: readonly ClientRule[] = [
     sentence: 'The request blocks until at least one message or one discontinuity element is available.',
     source: `${CONTRACT}, 4.2 Subscribe, Behavior 1`,
     check: checkNoSpin,
+  },
+  {
+    id: 'cache.well-formed',
+    level: 'contract',
+    title: 'a cache call names its key with exactly one of key and key_base64; a Set Value gives ttl_seconds',
+    sentence:
+      'You must specify a key to be accessed in the cache: either the key query parameter or the key_base64 parameter. Set Value: ttl_seconds is required. (400: the request was incorrectly specified.)',
+    source: `${CACHE_REFERENCE}: Get Value, Set Value, Delete Value`,
+    check: checkCacheWellFormed,
   },
 ];
 

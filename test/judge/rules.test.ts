@@ -3,6 +3,7 @@ import { clientRules } from '../../judge/catalogue.js';
 import { judgeClients } from '../../judge/judge.js';
 import { followSubscriptions } from '../../judge/subscriptions.js';
 import { entry, PAGE, poll, publish, violations } from './records.js';
+import type { ExchangeFacts } from '../../emulator/exchange.js';
 
 const rule = (id: string) => clientRules.find((r) => r.id === id)!;
 const disc = (last: number, next: number, page: number) => ({
@@ -217,6 +218,24 @@ describe('publish.no-retry-4xx', () => {
     const [a, b] = [tooLarge(0), tooLarge(100)];
     expect(violations(check, [a, b]).found).toEqual([[a.id, b.id]]);
     expect(violations(check, [tooLarge(0), tooLarge(5000)]).found).toEqual([]);
+  });
+});
+
+describe('cache.well-formed', () => {
+  const check = rule('cache.well-formed');
+  const call = (operation: string, more: Partial<ExchangeFacts> = {}) =>
+    entry({ operation, method: operation === 'cacheSet' ? 'PUT' : 'GET', path: '/cache/c', topic: null, ...more });
+  it('passes cache calls answered as they should be, hits and misses alike, and a client that makes none', () => {
+    const fine = [call('cacheSet', { status: 204 }), call('cacheGet', { status: 404, code: 'key_not_found' })];
+    expect(violations(check, fine)).toEqual({ occasions: 2, found: [] });
+    expect(violations(check, [publish(0)])).toEqual({ occasions: 0, found: [] });
+  });
+  it('names the calls refused 400 invalid_parameter (no ttl_seconds, a key named neither way or both)', () => {
+    const [a, b] = [call('cacheSet', { status: 400, code: 'invalid_parameter' }), call('cacheGet', { status: 200 })];
+    const c = call('cacheDelete', { status: 400, code: 'invalid_parameter' });
+    expect(violations(check, [a, b, c]).found).toEqual([[a.id, c.id]]);
+    // Both token places is auth.one-place's.
+    expect(violations(check, [call('cacheSet', { status: 400, code: 'token_in_header_and_query' })]).found).toEqual([]);
   });
 });
 
