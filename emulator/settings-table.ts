@@ -139,6 +139,16 @@ export const settingsTable = {
     default: 'full-access',
     help: 'what a gRPC call without a token gets (CredentialProvider.forMomentoLocal sends none): full access, as momento-local gives, or 401',
   },
+  cacheDefaultTtlMs: {
+    flag: '--cache-default-ttl <duration>',
+    env: 'CACHE_DEFAULT_TTL',
+    schema: { type: 'integer', minimum: 1000, maximum: 31_536_000_000 },
+    // The SDK always sends its client's default TTL; a gRPC call that sends none (0, proto3's
+    // "not set") is given this one rather than refused.
+    default: 60_000,
+    duration: true,
+    help: "a cache item's TTL when a gRPC call sends none (the SDK always sends its client's default)",
+  },
   caches: {
     flag: '--cache <name>',
     env: 'CACHES',
@@ -425,6 +435,7 @@ export const settingGroups: Readonly<Record<string, readonly SettingKey[]>> = {
   ],
   'Topics and how the service answers': [
     'caches',
+    'cacheDefaultTtlMs',
     'payloadLimitBytes',
     'retention',
     'maxBatch',

@@ -56,6 +56,8 @@ export function cacheService(door: CacheDoor): ServedService {
   };
   const { context } = door;
   const { faults, limits } = context;
+  /** A TTL the call sent; none (0, proto3's unset) is the configured default. */
+  const ttl = (ms: number) => (ms === 0 ? context.settings.cacheDefaultTtlMs : ms);
 
   /**
    * Everything a call meets before its operation, for the keys it names; resolves with its cache.
@@ -169,7 +171,7 @@ export function cacheService(door: CacheDoor): ServedService {
       : new scs._GetResponse({ result: scs.ECacheResult.Hit, cache_body: value });
   };
   const set = (cache: string, request: CacheTypes._SetRequest, { cache: items }: ItemOps) => {
-    items.set(cache, bytes(request.cache_key), bytes(request.cache_body), request.ttl_milliseconds);
+    items.set(cache, bytes(request.cache_key), bytes(request.cache_body), ttl(request.ttl_milliseconds));
     // `result: Ok`: the SDK reads each answer of a SetBatch stream by it (an unset one is an error).
     return new scs._SetResponse({ result: scs.ECacheResult.Ok });
   };
@@ -207,7 +209,7 @@ export function cacheService(door: CacheDoor): ServedService {
         cache,
         bytes(request.cache_key),
         bytes(request.cache_body),
-        request.ttl_milliseconds,
+        ttl(request.ttl_milliseconds),
         setConditionOf(request),
       );
       return new scs._SetIfResponse(
@@ -223,7 +225,7 @@ export function cacheService(door: CacheDoor): ServedService {
           cache,
           bytes(request.cache_key),
           bytes(request.cache_body),
-          request.ttl_milliseconds,
+          ttl(request.ttl_milliseconds),
           {
             kind: 'absent',
           },
@@ -240,7 +242,7 @@ export function cacheService(door: CacheDoor): ServedService {
         cache,
         bytes(request.cache_key),
         bytes(request.cache_body),
-        request.ttl_milliseconds,
+        ttl(request.ttl_milliseconds),
         hashConditionOf(request),
       );
       return new scs._SetIfHashResponse(
@@ -261,7 +263,7 @@ export function cacheService(door: CacheDoor): ServedService {
         new scs._KeysExistResponse({ exists: items.keysExist(cache, request.cache_keys.map(bytes)) }),
     ),
     Increment: unary<CacheTypes._IncrementRequest>('increment', 'write', key, (cache, request, { cache: items }) => {
-      const value = items.increment(cache, bytes(request.cache_key), request.amount, request.ttl_milliseconds);
+      const value = items.increment(cache, bytes(request.cache_key), request.amount, ttl(request.ttl_milliseconds));
       return new scs._IncrementResponse({ value });
     }),
     UpdateTtl: unary<CacheTypes._UpdateTtlRequest>('update-ttl', 'write', key, (cache, request, { cache: items }) => {
@@ -293,7 +295,7 @@ export function cacheService(door: CacheDoor): ServedService {
           : new R({ found: new R._Found({ item_type: ITEM_TYPES[type] }) });
       },
     ),
-    ...collectionMethods(scs, unary),
+    ...collectionMethods(scs, unary, ttl),
   };
 
   const definition = scs.UnimplementedScsService.definition as unknown as Grpc.ServiceDefinition;

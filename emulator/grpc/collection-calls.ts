@@ -21,12 +21,16 @@ export type Unary = <Request>(
 ) => Grpc.handleUnaryCall<Request, unknown>;
 
 const bytes = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-const ttlOf = (request: { ttl_milliseconds: number; refresh_ttl: boolean }): CollectionTtl => ({
-  ttlMs: request.ttl_milliseconds,
-  refresh: request.refresh_ttl,
-});
 
-export function collectionMethods(scs: Scs, unary: Unary): Grpc.UntypedServiceImplementation {
+export function collectionMethods(
+  scs: Scs,
+  unary: Unary,
+  ttl: (ms: number) => number,
+): Grpc.UntypedServiceImplementation {
+  const ttlOf = (request: { ttl_milliseconds: number; refresh_ttl: boolean }): CollectionTtl => ({
+    ttlMs: ttl(request.ttl_milliseconds),
+    refresh: request.refresh_ttl,
+  });
   const dictionary = (request: { dictionary_name: Uint8Array }) => [bytes(request.dictionary_name)];
   const set = (request: { set_name: Uint8Array }) => [bytes(request.set_name)];
   const list = (request: { list_name: Uint8Array }) => [bytes(request.list_name)];
@@ -437,7 +441,7 @@ export function collectionMethods(scs: Scs, unary: Unary): Grpc.UntypedServiceIm
           bytes(r.set_name),
           r.sources.map((source) => ({ name: bytes(source.set_name), weight: source.weight })),
           aggregate,
-          r.ttl_milliseconds,
+          ttl(r.ttl_milliseconds),
         );
         return new D._SortedSetUnionStoreResponse({ length });
       },
