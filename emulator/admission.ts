@@ -24,6 +24,14 @@ export function checkAccess(
   if (!context.store.hasCache(cache)) throw cacheNotFound(cache);
 }
 
+/**
+ * A cache this process does not know may have been made a moment ago by another replica on a
+ * shared store: asked there before a request is refused for it (in memory this resolves at once).
+ */
+export async function confirmCache(context: Pick<EmulatorContext, 'store'>, cache: string): Promise<void> {
+  if (!context.store.hasCache(cache)) await context.store.confirmCache(cache);
+}
+
 /** The caller may read or write this item of this cache, and the cache exists; else it throws the answer. */
 export function checkItemAccess(
   context: Pick<EmulatorContext, 'auth' | 'store'>,

@@ -38,6 +38,11 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
   const waiting = new WaitingSubscribers(clock, events);
   // A shared store's reset by another replica answers this replica's waiting subscribers first.
   store.onRemoteClear = () => waiting.answerAll();
+  // Another replica deleted a cache: its subscribers here are answered, its page changes dropped.
+  store.onRemoteCacheDeleted = (cache) => {
+    waiting.answerCache(cache);
+    pageChanges.forgetCache(cache);
+  };
   const context: EmulatorContext = {
     settings,
     clock,

@@ -119,7 +119,7 @@ export class EmulatorControls {
    * items change in Redis after the call returns): a route answers when every replica reads it.
    */
   async settledAfter<T>(result: T): Promise<T> {
-    await this.context.items.settled();
+    await Promise.all([this.context.items.settled(), this.context.store.settled()]);
     return result;
   }
 

@@ -53,9 +53,9 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       return { status: 'previousPage' in result ? 200 : 202, body: result };
     }),
     op('listCaches', () => ok({ caches: controls.cacheNames() })),
-    op('createCache', (r) => {
+    op('createCache', async (r) => {
       const cache = param(r, 'cacheName');
-      const changed = controls.createCache(cache);
+      const changed = await controls.settledAfter(controls.createCache(cache));
       return { status: changed ? 201 : 200, body: { cache, changed } };
     }),
     op('deleteCache', async (r) => {

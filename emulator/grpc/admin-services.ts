@@ -204,8 +204,8 @@ export function adminServices(door: AdminDoor): ServedService[] {
       .map((method) => [method, unimplemented('control_client.ScsControl', method)]),
   );
   Object.assign(controlImplementation, {
-    CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, 'createCache', ({ cache_name }) => {
-      if (!door.controls.createCache(cache_name))
+    CreateCache: unary<{ cache_name: string; auth_token?: string }>(door, 'createCache', async ({ cache_name }) => {
+      if (!(await door.controls.settledAfter(door.controls.createCache(cache_name))))
         throw withStatus(
           new EmulatorError('invalid_request', `The cache '${cache_name}' already exists.`),
           'ALREADY_EXISTS',

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type * as Grpc from '@grpc/grpc-js';
 import type { cache_client as CacheTypes } from '@gomomento/generated-types/dist/cacheclient.js';
 import type { Principal } from '../auth/authenticator.js';
-import { checkItemAccess, decideAdmission } from '../admission.js';
+import { checkItemAccess, confirmCache, decideAdmission } from '../admission.js';
 import type { HashCondition, SetCondition, TtlChange } from '../cache/operations.js';
 import type { ItemOps } from '../cache/store.js';
 import type { EmulatorContext } from '../context.js';
@@ -80,6 +80,7 @@ export function cacheService(door: CacheDoor): ServedService {
         'Invalid request: the cache name is missing (the `cache` metadata).',
       );
     const principal = await door.principalOf(call.metadata, record);
+    await confirmCache(context, cache);
     for (const key of keys) checkItemAccess(context, principal, access, cache, key);
     if (faults.active || limits.active)
       await decideAdmission(

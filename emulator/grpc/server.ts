@@ -24,7 +24,7 @@ import { clientIdentity } from '../recording.js';
 import { publishMessage } from '../service/publish.js';
 import { cursorOf, waitingRefusal } from '../service/subscribe.js';
 import { WAITING_SUBSCRIBERS } from '../limits/account-limits.js';
-import { checkAccess, decideAdmission } from '../admission.js';
+import { checkAccess, confirmCache, decideAdmission } from '../admission.js';
 import { callRecorder, type AdminOperation, type CallRecord } from './calls.js';
 import { grpcFailureOf } from './status.js';
 import { applyEffect as applyEffectOnce, type ClientGone } from '../service/effects.js';
@@ -157,6 +157,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     const asked = faults.momentoLocal.decide((key) => textOf(metadata, key), operation);
     if (asked.effect) await applyEffect(asked.effect, record, faults.delays, end);
     const principal = await principalOf(metadata, record);
+    await confirmCache(context, cache);
     checkAccess(context, principal, access, cache, topic);
     const facts: RequestFacts = {
       operation,

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
 import type { OperationHandler, RouteInfo, TopicParams } from './operation-handler.js';
-import { checkAccess, decideAdmission } from '../admission.js';
+import { checkAccess, confirmCache, decideAdmission } from '../admission.js';
 import type { RequestFacts, ServiceOperation } from '../requests.js';
 import { applyEffect } from './answers.js';
 import { exchangeOf } from './exchanges.js';
@@ -49,7 +49,7 @@ export function serviceRoute(
   route: RouteInfo,
 ): RouteHandlerMethod {
   const { faults, limits } = context;
-  return function serve(request, reply) {
+  const serve: RouteHandlerMethod = function (request, reply) {
     const { cacheName, topicName } = request.params as TopicParams;
     checkAccess(context, exchangeOf(request).principal!, access, cacheName, topicName);
     // The service's handlers are synchronous: fastify sends what they sent, no promise per request.
@@ -58,6 +58,17 @@ export function serviceRoute(
       .then(() => {
         if (!reply.sent) return handler.handle(request, reply, route);
       })
+      .catch((error: unknown) => {
+        if (!reply.sent) reply.send(error);
+      });
+  };
+  // A cache this replica does not know yet (made a moment ago on another replica of a shared
+  // store) is asked for first; the known ones stay on the synchronous path.
+  return function (request, reply) {
+    const { cacheName } = request.params as TopicParams;
+    if (!context.shared || context.store.hasCache(cacheName)) return serve.call(this, request, reply);
+    void confirmCache(context, cacheName)
+      .then(() => serve.call(this, request, reply))
       .catch((error: unknown) => {
         if (!reply.sent) reply.send(error);
       });

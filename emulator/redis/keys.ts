@@ -2,6 +2,7 @@
 //   <prefix>t:<id>      hash: page, next (the topic's page and the number its next message gets)
 //   <prefix>s:<id>      stream: the page's retained messages, entry id `<number>-1`, field v
 //   <prefix>topics      set: every topic's id
+//   <prefix>caches      set: every cache's name (the configured ones until a replica makes or deletes one)
 //   <prefix>last-page   the greatest page handed out
 //   <prefix>page-floor  pages handed out after a reset, a restore or a lost state exceed it
 //   <prefix>generation  set once by the first replica; a Redis without the one a replica saw lost its state
@@ -28,6 +29,7 @@ import { topicKey } from '../topics/topic-key.js';
 export interface KeyLayout {
   readonly prefix: string;
   readonly topics: string;
+  readonly caches: string;
   readonly lastPage: string;
   readonly pageFloor: string;
   readonly generation: string;
@@ -53,6 +55,7 @@ export function keyLayout(prefix: string): KeyLayout {
   return {
     prefix,
     topics: `${prefix}topics`,
+    caches: `${prefix}caches`,
     lastPage: `${prefix}last-page`,
     pageFloor: `${prefix}page-floor`,
     generation: `${prefix}generation`,

@@ -16,11 +16,8 @@ import { defineScripts, type ScriptedRedis, type ScriptName } from './scripts.js
 import { RedisSharedControl, type ControlAnnouncement } from './shared-control.js';
 import { RedisLimitCounts } from './limit-counts.js';
 import { unavailable } from './unavailable.js';
-import { EmulatorError } from '../errors.js';
 
 /** A shared store's caches are the ones every replica is given at start. */
-const fixedCaches = () =>
-  new EmulatorError('invalid_request', 'With a Redis store, every replica is given its caches at start (--cache).');
 import type { Log } from '../logging.js';
 
 // Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
@@ -34,6 +31,7 @@ type Announcement =
   | { k: 'p'; id: [string, string]; page: number; seq: number; v: SharedValue }
   | { k: 'r'; from: string; last: number }
   | { k: 'l'; from: string }
+  | { k: 'm' | 'd'; cache: string; from: string }
   | ControlAnnouncement;
 
 interface Publishing {
@@ -97,7 +95,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   readonly items: RedisCacheItems;
 
   private constructor(
-    caches: readonly string[],
+    private readonly configured: readonly string[],
     private readonly settings: TopicSettings,
     private readonly clock: Clock,
     events: EmulatorEvents | undefined,
@@ -105,7 +103,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     prefix: string,
     private readonly log: Log,
   ) {
-    this.mirror = new InMemoryTopicStore(caches, settings, clock, events);
+    this.mirror = new InMemoryTopicStore(configured, settings, clock, events);
     this.keys = keyLayout(prefix);
     const options = {
       lazyConnect: true,
@@ -171,6 +169,9 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   }
 
   onRemoteClear: (() => void) | undefined;
+  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
+  /** The last change of the caches sent to Redis, settled. */
+  private cachesChanged: Promise<void> = Promise.resolve();
 
   /** The account limits, counted here for every replica (one window per cache for the whole emulator). */
   limitCounts(): RedisLimitCounts {
@@ -197,12 +198,54 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     return this.mirror.cacheNames();
   }
 
-  createCache(): boolean {
-    throw fixedCaches();
+  /** Made here at once, then in Redis, which tells every other replica. */
+  createCache(cache: string): boolean {
+    const made = this.mirror.createCache(cache);
+    void this.changeCaches('make', [cache]);
+    return made;
   }
 
-  deleteCache(): boolean {
-    throw fixedCaches();
+  /** Deleted here at once with its topics, then in Redis (its topics too), which tells every other replica. */
+  deleteCache(cache: string): boolean {
+    const ids = [...this.mirror.topics()].filter((t) => t.cache === cache).map((t) => topicId(cache, t.name));
+    const deleted = this.mirror.deleteCache(cache);
+    void this.changeCaches(
+      'drop',
+      [cache, ...ids],
+      ids.flatMap((id) => [this.keys.hash(id), this.keys.stream(id)]),
+    );
+    return deleted;
+  }
+
+  async confirmCache(cache: string): Promise<boolean> {
+    if (this.mirror.hasCache(cache)) return true;
+    if (this.stalled || this.command.status !== 'ready') return false;
+    const known = (await this.command.sismember(this.keys.caches, cache)) === 1;
+    if (known) this.mirror.createCache(cache);
+    return known;
+  }
+
+  settled(): Promise<void> {
+    return this.cachesChanged;
+  }
+
+  /** Changes the caches in Redis (change-caches.lua): every cache, as Redis holds them after. */
+  private changeCaches(what: 'seed' | 'reset' | 'make' | 'drop', args: string[], topicKeys: string[] = []) {
+    const changed = this.run('changeCaches', [
+      2 + topicKeys.length,
+      this.keys.caches,
+      this.keys.topics,
+      ...topicKeys,
+      what,
+      this.keys.channel,
+      this.replica,
+      ...args,
+    ]) as Promise<string[]>;
+    this.cachesChanged = changed.then(
+      () => undefined,
+      (error: Error) => this.log.warn({ err: error.message, what }, 'redis store: changing the caches failed'),
+    );
+    return changed;
   }
 
   /** The topic; one new here is created in Redis too (a replica that made it first gives the page). */
@@ -275,6 +318,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     this.run('reset', ...keys, this.keys.prefix, this.keys.channel, this.replica).catch((error: Error) =>
       this.log.warn({ err: error.message }, 'redis store: reset failed'),
     );
+    void this.changeCaches('reset', [...this.configured]);
   }
 
   contents(): TopicContent[] {
@@ -419,6 +463,10 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     const lost = this.generation !== undefined && given !== this.generation;
     this.generation = given;
     this.mirror.passedPage(Number(passed));
+    // The caches as Redis holds them (the configured ones, unless a replica made or deleted one).
+    const caches = new Set(await this.changeCaches('seed', [...this.configured]));
+    for (const cache of caches) this.mirror.createCache(cache);
+    for (const cache of this.mirror.cacheNames()) if (!caches.has(cache)) this.mirror.deleteCache(cache);
     const ids = await this.command.smembers(this.keys.topics);
     const pipeline = this.command.pipeline();
     for (const id of ids) {
@@ -522,6 +570,14 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
         if (a.from === this.replica) return;
         this.onRemoteClear?.();
         return this.mirror.clear();
+      case 'm':
+        this.mirror.createCache(a.cache);
+        return;
+      case 'd':
+        if (a.from === this.replica || !this.mirror.hasCache(a.cache)) return;
+        this.onRemoteCacheDeleted?.(a.cache);
+        this.mirror.deleteCache(a.cache);
+        return;
       case 'o':
       case 'f':
         return this.sharedControl.announced(a);

@@ -26,6 +26,7 @@ export const SCRIPTS = {
   reset: { keys: 3, uses: ['forget-all'] },
   restore: { keys: 3, uses: ['forget-all'] },
   resume: { keys: 3 },
+  changeCaches: { keys: 'given' },
   // The cache's items (cache-items.ts).
   readItems: { keys: 'given' },
   commitItems: { keys: 'given' },

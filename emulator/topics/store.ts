@@ -14,13 +14,17 @@ import type { MessageValue } from './message.js';
 export interface TopicStore<Numbered extends number | Promise<number> = number | Promise<number>> {
   hasCache(cache: string): boolean;
   cacheNames(): string[];
-  /**
-   * Creates a cache (false: it exists). A shared store throws: every replica is given its caches
-   * at start.
-   */
+  /** Creates a cache (false: it exists); a shared store makes it for every replica. */
   createCache(cache: string): boolean;
-  /** Deletes a cache and its topics (false: no such cache); a shared store throws, as for createCache. */
+  /** Deletes a cache and its topics (false: no such cache); a shared store deletes it for every replica. */
   deleteCache(cache: string): boolean;
+  /**
+   * Whether the cache exists as the store holds it now: a shared store asks it (another replica
+   * may have made it a moment ago) and holds it here too; in memory `hasCache`.
+   */
+  confirmCache(cache: string): Promise<boolean>;
+  /** Resolves once the caches made and deleted here are so in a shared store (at once in memory). */
+  settled(): Promise<void>;
   /** The topic, created on first use (the cache must exist). */
   topic(cache: string, topic: string): Topic;
   find(cache: string, topic: string): Topic | undefined;
@@ -52,6 +56,8 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
+  /** Told when another replica deletes a cache, before its topics are forgotten here. */
+  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
 }
 
 export interface StoreHealth {
@@ -68,6 +74,7 @@ export class InMemoryTopicStore implements TopicStore<number> {
   // where the lookups hash both names). Forgotten with the topics it is one of.
   private last: Topic | undefined;
   onRemoteClear: (() => void) | undefined;
+  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
 
   constructor(
     /** The configured caches: what a reset comes back to, whatever was created or deleted since. */
@@ -98,6 +105,14 @@ export class InMemoryTopicStore implements TopicStore<number> {
   deleteCache(cache: string): boolean {
     if (this.last?.cache === cache) this.last = undefined;
     return this.caches.delete(cache);
+  }
+
+  confirmCache(cache: string): Promise<boolean> {
+    return Promise.resolve(this.hasCache(cache));
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
   }
 
   topic(cache: string, name: string): Topic {

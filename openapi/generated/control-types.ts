@@ -285,8 +285,8 @@ export interface paths {
         /**
          * Make a cache (nothing changes if it exists).
          * @description What the SDK's `CacheClient.createCache` does: 201 when made, 200 when it was there
-         *     already. At most 1,000 caches (429). With a Redis store, every replica is given its
-         *     caches at start (`--cache`): 400. A reset comes back to the configured caches.
+         *     already. At most 1,000 caches (429). With a Redis store it is made for every replica (a
+         *     replica started later included). A reset comes back to the configured caches.
          */
         put: operations["createCache"];
         post?: never;

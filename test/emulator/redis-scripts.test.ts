@@ -38,9 +38,9 @@ describe('the Redis store scripts', () => {
   });
 
   it('declares how many arguments are keys for every script but those given their count at each call', () => {
-    // Each of these takes a number of keys that varies with the call: the caches, or the items, it names.
+    // Each of these takes a number of keys that varies with the call: the topics, caches or items it names.
     const given = names.filter((n) => SCRIPTS[n].keys === 'given');
-    expect(given).toEqual(['readItems', 'commitItems', 'dropItems', 'usageLimit']);
+    expect(given).toEqual(['changeCaches', 'readItems', 'commitItems', 'dropItems', 'usageLimit']);
     for (const name of names) {
       if (SCRIPTS[name].keys === 'given') continue;
       const highest = Math.max(0, ...[...luaOf(name).matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1])));

@@ -6,8 +6,10 @@ import {
   CacheListFetch,
   CacheSetFetch,
   CacheSortedSetFetch,
+  CacheSet,
   CollectionTtl,
   Configurations,
+  ListCaches,
 } from '@gomomento/sdk';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -173,5 +175,63 @@ describe('the cache on replicas', () => {
     expect(await (await item(a, 'text')).text()).toBe('hello');
     const members = await (await sdk(a.emulator)).setFetch(CACHE, 'kept');
     expect((members as CacheSetFetch.Hit).valueArrayString().sort()).toEqual(['m1', 'm2']);
+  });
+
+  it('a cache made on one replica is every replica’s, a later one’s too, topics and items alike; deleted on one, it is gone everywhere and its waiting subscribers are answered', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const made = await fetch(`${a.url}/_emulator/caches/orders`, { method: 'PUT' });
+    expect(made.status).toBe(201);
+    expect((await fetch(`${b.url}/_emulator/caches/orders`, { method: 'PUT' })).status).toBe(200);
+    expect((await b.publish('orders', 'new', 'first')).status).toBe(204);
+    const put = await fetch(`${b.url}/cache/orders?key=k&ttl_seconds=60`, {
+      method: 'PUT',
+      headers: { authorization: b.key },
+      body: 'v',
+    });
+    expect(put.status).toBe(204);
+    const late = await replica();
+    expect(((await (await fetch(`${late.url}/_emulator/caches`)).json()) as { caches: string[] }).caches).toContain(
+      'orders',
+    );
+    const waiting = b.subscribe('orders', 'new', { seq: 2, page: 0 });
+    await vi.waitFor(
+      async () =>
+        expect(
+          ((await (await fetch(`${b.url}/_emulator/state`)).json()) as { waitingSubscriberCount: number })
+            .waitingSubscriberCount,
+        ).toBe(1),
+      { timeout: 5000 },
+    );
+    expect((await fetch(`${a.url}/_emulator/caches/orders`, { method: 'DELETE' })).status).toBe(200);
+    expect((await waiting).status).toBe(200);
+    for (const replica of [a, b, late]) {
+      expect((await replica.publish('orders', 'new', 'after')).status).toBe(404);
+      const got = await fetch(`${replica.url}/cache/orders?key=k`, { headers: { authorization: replica.key } });
+      expect(got.status).toBe(404);
+    }
+    // Made again, it starts empty: its old topics and items are gone from Redis too.
+    expect((await fetch(`${b.url}/_emulator/caches/orders`, { method: 'PUT' })).status).toBe(201);
+    expect((await fetch(`${a.url}/cache/orders?key=k`, { headers: { authorization: a.key } })).status).toBe(404);
+    expect((await a.publish('orders', 'new', 'again')).status).toBe(204);
+    const first = await b.subscribe('orders', 'new', { seq: 1, page: 0 });
+    expect(first.json).toMatchObject({ items: [{ item: { topic_sequence_number: 1, value: { text: 'again' } } }] });
+  });
+
+  it('the SDK makes and lists caches on one replica and uses them on the other; a reset brings back the configured ones', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const [ca, cb] = [await sdk(a.emulator), await sdk(b.emulator)];
+    expect((await ca.createCache('sdk-made')).toString()).toMatch(/Success/);
+    expect(await cb.set('sdk-made', 'k', 'v')).toBeInstanceOf(CacheSet.Success);
+    expect(((await ca.get('sdk-made', 'k')) as CacheGet.Hit).valueString()).toBe('v');
+    const listed = (await cb.listCaches()) as ListCaches.Success;
+    expect(listed.getCaches().map((c) => c.getName())).toContain('sdk-made');
+    expect((await fetch(`${a.url}/_emulator/reset`, { method: 'POST' })).status).toBe(200);
+    const after = (await cb.listCaches()) as ListCaches.Success;
+    expect(
+      after
+        .getCaches()
+        .map((c) => c.getName())
+        .sort(),
+    ).toEqual([CACHE]);
   });
 });

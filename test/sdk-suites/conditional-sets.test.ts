@@ -14,13 +14,12 @@ import {
   CacheSetIfPresentAndHashNotEqual,
   CacheSetIfPresentAndNotEqual,
   CacheSetWithHash,
-  Configurations,
   FailedPreconditionError,
   MomentoErrorCode,
   ReadConcern,
 } from '@gomomento/sdk';
 import { describe, expect, it, vi } from 'vitest';
-import { fileCache, momentoLocal, validatesCacheName } from './sdk.js';
+import { fileCache, laptop, momentoLocal, validatesCacheName } from './sdk.js';
 
 // The rest of the provider's shared get/set/delete suite (client-sdk-javascript,
 // packages/common-integration-tests/src/cache/get-set-delete.ts): the SetIf families that compare
@@ -241,7 +240,7 @@ describe.each(families)('#$name', (family) => {
 describe('when configured to throw on errors', () => {
   it('throws a FailedPreconditionError if increment is called on a string', async () => {
     const client = await CacheClient.create({
-      configuration: Configurations.Laptop.v1().withThrowOnErrors(true),
+      configuration: laptop().withThrowOnErrors(true),
       credentialProvider: momentoLocal(),
       defaultTtlSeconds: 60,
     });
@@ -262,7 +261,7 @@ describe('when ReadConcern is specified', () => {
   ] as const)
     it(`gets, sets, and deletes with ${name} ReadConcern`, async () => {
       const client = await CacheClient.create({
-        configuration: Configurations.Laptop.v1().withReadConcern(concern),
+        configuration: laptop().withReadConcern(concern),
         credentialProvider: momentoLocal(),
         defaultTtlSeconds: 60,
       });

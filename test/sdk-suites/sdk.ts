@@ -31,6 +31,24 @@ export const emulator = inject('sdkEmulator');
 export const momentoLocal = () =>
   CredentialProvider.forMomentoLocal({ hostname: '127.0.0.1', port: emulator.grpcPort });
 
+// Against two replicas, each file's calls must have reached both (the journal read on one replica
+// gathers every replica's, each entry naming its replica): else it proved nothing about sharing.
+if (emulator.replicas)
+  afterAll(async () => {
+    const journal = (await (await fetch(`${emulator.baseUrl}/_emulator/requests?protocol=grpc&limit=500`)).json()) as {
+      entries: { replica?: string }[];
+    };
+    expect(new Set(journal.entries.map((entry) => entry.replica)).size, 'replicas this file reached').toBe(2);
+  });
+
+/**
+ * The suites' configuration (the SDK's Laptop one). Against two replicas it opens three
+ * connections, which the proxy hands to one replica and the other in turn: the SDK sends its
+ * calls round the connections, so consecutive calls go to both replicas.
+ */
+export const laptop = (): Configuration =>
+  emulator.replicas ? Configurations.Laptop.v1().withNumConnections(3) : Configurations.Laptop.v1();
+
 /**
  * Every attempt the SDK sends, retries included (a late-loaded middleware runs inside the SDK's
  * retry interceptor): which cache, which request, when.
@@ -76,7 +94,7 @@ export class Attempts implements Middleware {
 /** A cache made for one case and deleted after it, by a client without the case's faults. */
 export async function withFreshCache<T>(body: (cacheName: string) => Promise<T>): Promise<T> {
   const admin = await CacheClient.create({
-    configuration: Configurations.Laptop.v1(),
+    configuration: laptop(),
     credentialProvider: momentoLocal(),
     defaultTtlSeconds: 60,
   });
@@ -99,10 +117,7 @@ export function withCacheClient<T>(
 ): Promise<T> {
   return withFreshCache(async (cacheName) => {
     const attempts = new Attempts();
-    const configuration = configure(Configurations.Laptop.v1()).withMiddlewares([
-      ...momentoLocalMiddleware(metadata),
-      attempts,
-    ]);
+    const configuration = configure(laptop()).withMiddlewares([...momentoLocalMiddleware(metadata), attempts]);
     const cache = await CacheClient.create({
       configuration,
       credentialProvider: momentoLocal(),
@@ -184,7 +199,7 @@ export function fileCache(): { client: CacheClient; cacheName: string } {
   let done: (() => void) | undefined;
   beforeAll(async () => {
     shared.client = await CacheClient.create({
-      configuration: Configurations.Laptop.v1(),
+      configuration: laptop(),
       credentialProvider: momentoLocal(),
       defaultTtlSeconds: 60,
     });

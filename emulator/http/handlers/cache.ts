@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkItemAccess, decideAdmission } from '../../admission.js';
+import { checkItemAccess, confirmCache, decideAdmission } from '../../admission.js';
 import { requireKey } from '../../cache/operations.js';
 import type { EmulatorContext } from '../../context.js';
 import { EmulatorError } from '../../errors.js';
@@ -45,6 +45,7 @@ async function admitItem(
   const { cacheName } = request.params as { cacheName: string };
   const key = keyOf(request.query as CacheQuery);
   const principal = exchangeOf(request).principal!;
+  await confirmCache(context, cacheName);
   checkItemAccess(context, principal, access, cacheName, key);
   if (context.faults.active || context.limits.active)
     await decideAdmission(
