@@ -2,10 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CacheItemList } from '../../openapi/generated/control-types.js';
 import { changeItem, control } from '../api.js';
 import { html } from '../html.js';
+import { CacheItem } from './cache-item.js';
 import { Empty, fieldsOf, numberField, onSubmit, Panel, Table, type ViewProps } from './common.js';
 
 // The cache: a cache's items (GET /_emulator/caches/{cache}/items, the first 100), each key, type,
-// size and TTL left, deleted by hand; and an item set by hand. Sets and deletes go through the
+// size and TTL left, opened (cache-item.ts: its value or members) or deleted by hand; and an item
+// set by hand. Sets and deletes go through the
 // cache HTTP API, as any client's would; the list follows the state's item count and bytes.
 
 const SHOWN = 100;
@@ -16,6 +18,7 @@ export function CachePanel({ state, run }: ViewProps) {
   const [cache, setCache] = useState(state.caches[0] ?? '');
   const [listed, setListed] = useState<CacheItemList | undefined>();
   const [failed, setFailed] = useState<string | undefined>();
+  const [opened, setOpened] = useState<string | undefined>();
   const { count, bytes, maxCount, maxBytes } = state.cacheItems;
   useEffect(() => {
     if (!cache) return;
@@ -41,7 +44,11 @@ export function CachePanel({ state, run }: ViewProps) {
     <form class="row" aria-label="Choose a cache">
       <label
         >Cache
-        <select name="cache" value=${cache} onChange=${(e: Event) => setCache((e.target as HTMLSelectElement).value)}>
+        <select
+          name="cache"
+          value=${cache}
+          onChange=${(e: Event) => (setCache((e.target as HTMLSelectElement).value), setOpened(undefined))}
+        >
           ${state.caches.map((c) => html`<option value=${c}>${c}</option>`)}
         </select></label
       >
@@ -67,7 +74,11 @@ export function CachePanel({ state, run }: ViewProps) {
               ${items.map(
                 (item) =>
                   html`<tr data-key=${item.keyBase64}>
-                    <td class="key">${item.key ?? html`<code>${item.keyBase64}</code> (base64)`}</td>
+                    <td class="key">
+                      <button type="button" class="link" onClick=${() => setOpened(item.keyBase64)}>
+                        ${item.key ?? html`<code>${item.keyBase64}</code> (base64)`}
+                      </button>
+                    </td>
                     <td>${item.type}</td>
                     <td>${item.bytes}</td>
                     <td>${item.members ?? ''}</td>
@@ -86,6 +97,16 @@ export function CachePanel({ state, run }: ViewProps) {
                   </tr>`,
               )}
             <//>`
+    }
+    ${
+      opened
+        ? html`<${CacheItem}
+            cache=${cache}
+            keyBase64=${opened}
+            changes=${`${count}:${bytes}`}
+            close=${() => setOpened(undefined)}
+          />`
+        : null
     }
     ${
       listed && listed.cache === cache && listed.count > items.length

@@ -29,7 +29,7 @@ export interface ItemStore {
    */
   run<T>(cache: string, keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T>;
   /** Every item as this process knows it (state, snapshots, listings): on a shared store, kept in step with it. */
-  readonly view: Pick<CacheItems, 'count' | 'bytes' | 'sweep' | 'items'>;
+  readonly view: Pick<CacheItems, 'get' | 'count' | 'bytes' | 'sweep' | 'items'>;
   /** Removes every item of a cache (FlushCache, a deleted cache). */
   clear(cache: string): void;
   /** Removes every item (a reset). */

@@ -11,6 +11,7 @@ import type {
   RequestCount,
   RequestLimit,
   StatePage,
+  CacheItemDetail,
   CacheItemList,
   RequestList,
   RequestMatcher,
@@ -52,7 +53,7 @@ import { applySharedChange } from './replication.js';
 import { sharedOperationId, type SharedChange } from './shared-changes.js';
 import { DEFAULT_PAGE, stateOf, topicMessagesOf, waitingSubscribersOf, withEveryReplica } from './state-view.js';
 import { TokenWithdrawals } from './token-withdrawals.js';
-import { cacheItemsOf } from './cache-items.js';
+import { cacheItemOf, cacheItemsOf } from './cache-items.js';
 
 // The control plane's operations, once. The HTTP handlers (openapi/control.yaml), the methods
 // of the object startEmulator() returns (api.ts) and scenario files all call these. Inputs
@@ -225,6 +226,12 @@ export class EmulatorControls {
   cacheItems(cache: string, page: Required<StatePage>): CacheItemList | undefined {
     if (!this.context.store.hasCache(cache)) return undefined;
     return cacheItemsOf(this.context, cache, page);
+  }
+
+  /** One live item, a collection's members a page at a time; undefined: no such cache, or no such item. */
+  cacheItem(cache: string, key: Buffer, page: Required<StatePage>): CacheItemDetail | undefined {
+    if (!this.context.store.hasCache(cache)) return undefined;
+    return cacheItemOf(this.context, cache, key, page);
   }
 
   flushCache(cache: string): boolean {

@@ -21,7 +21,7 @@ import { metricsHandler } from '../metrics/handler.js';
 import { controlOperation as op, created, ok } from './operation.js';
 import { queryOf } from './query.js';
 import { checked } from './validation.js';
-import { cacheNotFound } from '../errors.js';
+import { cacheNotFound, EmulatorError } from '../errors.js';
 
 // The control plane's operations (openapi/control.yaml), one handler each. Bodies arrive
 // validated against the document by the route (once); every operation is a method of
@@ -31,6 +31,7 @@ const body = <T>(request: FastifyRequest) => request.body as T;
 const listRequestsQuery = queryOf('listRequests');
 const getStateQuery = queryOf('getState');
 const listCacheItemsQuery = queryOf('listCacheItems');
+const getCacheItemQuery = queryOf('getCacheItem');
 const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
 
 export function controlHandlers(controls: EmulatorControls): OperationHandler[] {
@@ -69,6 +70,15 @@ export function controlHandlers(controls: EmulatorControls): OperationHandler[] 
       const listed = controls.cacheItems(cache, page);
       if (!listed) throw cacheNotFound(cache);
       return ok(listed);
+    }),
+    op('getCacheItem', (r) => {
+      const cache = param(r, 'cacheName');
+      const page = checked('StatePage', getCacheItemQuery(r.query), 'query') as Required<StatePage>;
+      if (!controls.cacheNames().includes(cache)) throw cacheNotFound(cache);
+      const found = controls.cacheItem(cache, Buffer.from(param(r, 'keyBase64'), 'base64'), page);
+      if (!found)
+        throw new EmulatorError('key_not_found', `Key Not Found: the cache '${cache}' has no such live item.`);
+      return ok(found);
     }),
     op('flushCache', async (r) => {
       const cache = param(r, 'cacheName');

@@ -324,6 +324,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/caches/{cacheName}/items/{keyBase64}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                /** @description The item's key as base64 of its bytes (standard or URL-safe), as listCacheItems gives it. */
+                keyBase64: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One cache item, a collection's members a page at a time (the dashboard's Cache view).
+         * @description The item as listCacheItems shows it, with a scalar's value (as text when its bytes are UTF-8, always as base64) or a page of a collection's members in their order (a dictionary's fields with their values, a set's elements, a list's values, a sorted set's elements by rank with their scores). For example `curl 'localhost:4545/_emulator/caches/default-cache/items/Z3JlZXRpbmc=?limit=20'`.
+         */
+        get: operations["getCacheItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/caches/{cacheName}/flush": {
         parameters: {
             query?: never;
@@ -1055,6 +1079,29 @@ export interface components {
             items: components["schemas"]["CacheItemView"][];
             /** @description How many live items the cache has in all. */
             count: number;
+        };
+        CacheItemDetail: {
+            cache: string;
+            item: components["schemas"]["CacheItemView"];
+            /** @description A scalar's value (absent for a collection). */
+            value?: components["schemas"]["CacheBytes"];
+            /** @description A collection's members in all (0 for a scalar). */
+            memberCount: number;
+            /** @description A page of a collection's members, in their order. */
+            members: components["schemas"]["CacheMember"][];
+        };
+        CacheMember: {
+            /** @description A dictionary's field, a set's or sorted set's element, a list's value. */
+            member: components["schemas"]["CacheBytes"];
+            /** @description A dictionary field's value. */
+            value?: components["schemas"]["CacheBytes"];
+            /** @description A sorted set element's score. */
+            score?: number;
+        };
+        /** @description Bytes, as text when they are UTF-8 (else null), and always as standard base64. */
+        CacheBytes: {
+            text: string | null;
+            base64: string;
         };
         CacheItemView: {
             /** @description The key as text, or null when its bytes are not UTF-8. */
@@ -1911,6 +1958,46 @@ export interface operations {
             };
         };
     };
+    getCacheItem: {
+        parameters: {
+            query?: {
+                /** @description At most this many of each long list (StatePage.limit). */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description Skip this many of each long list first (StatePage.offset). */
+                offset?: components["parameters"]["pageOffset"];
+            };
+            header?: never;
+            path: {
+                cacheName: components["parameters"]["cacheName"];
+                /** @description The item's key as base64 of its bytes (standard or URL-safe), as listCacheItems gives it. */
+                keyBase64: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item, and the page of its members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CacheItemDetail"];
+                };
+            };
+            401: components["responses"]["AdminKeyRequired"];
+            403: components["responses"]["AdminKeyInvalid"];
+            /** @description The cache does not exist (`cache_not_found`), or has no such live item (`key_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     flushCache: {
         parameters: {
             query?: never;
@@ -2485,6 +2572,9 @@ export type RetainedMessagePreview = components['schemas']['RetainedMessagePrevi
 export type SnapshotTopic = components['schemas']['SnapshotTopic'];
 export type SnapshotItem = components['schemas']['SnapshotItem'];
 export type CacheItemList = components['schemas']['CacheItemList'];
+export type CacheItemDetail = components['schemas']['CacheItemDetail'];
+export type CacheMember = components['schemas']['CacheMember'];
+export type CacheBytes = components['schemas']['CacheBytes'];
 export type CacheItemView = components['schemas']['CacheItemView'];
 export type SnapshotMember = components['schemas']['SnapshotMember'];
 export type SnapshotCollection = components['schemas']['SnapshotCollection'];

@@ -292,12 +292,36 @@ describe('the dashboard', () => {
       'hello',
     );
     expect(await textOf('tr[data-key="YnktaGFuZA=="]')).toMatch(/by-hand\s*scalar\s*5/);
-    await page.click('tr[data-key="bWVtYmVycw=="] button');
+    await page.click('tr[data-key="bWVtYmVycw=="] td:last-child button');
     await page.waitForFunction(() => !document.querySelector('tr[data-key="bWVtYmVycw=="]'), { timeout: 2000 });
     expect(
       await emulator.context.items.run(CACHE, [members], (ops) => ops.collections.setFetch(CACHE, members)),
     ).toBeUndefined();
     await waitForText('[data-testid=cache-usage]', '1 item(s)');
+  });
+
+  it('opens an item: a scalar’s value, a sorted set’s members by rank with their scores, a page at a time', async () => {
+    const ranks = Buffer.from('ranks');
+    const note = Buffer.from('note');
+    await emulator.context.items.run(CACHE, [ranks, note], ({ cache, collections }) => {
+      cache.set(CACHE, note, Buffer.from('remember me'), 60_000);
+      const elements = Array.from({ length: 25 }, (_, i) => [Buffer.from(`m${i + 1}`), i + 1] as [Buffer, number]);
+      collections.sortedSetPut(CACHE, ranks, elements, { ttlMs: 60_000, refresh: true });
+    });
+    // Written behind the dashboard's back (no request): the view reads the items as it opens.
+    await openTab('clock');
+    await openTab('cache');
+    await page.waitForSelector('tr[data-key="cmFua3M="]', { timeout: 2000 });
+    await page.click('tr[data-key="bm90ZQ=="] td.key button');
+    await waitForText('[data-testid=cache-item-value]', 'remember me');
+    await page.click('tr[data-key="cmFua3M="] td.key button');
+    await waitForText('[data-testid=cache-item-page]', 'Members 1–20 of 25');
+    expect(await textOf('[data-testid=cache-item] tbody tr:first-child')).toMatch(/m1\s*1/);
+    await page.click(byRole('button', 'Next'));
+    await waitForText('[data-testid=cache-item-page]', 'Members 21–25 of 25');
+    expect(await textOf('[data-testid=cache-item] tbody tr:last-child')).toMatch(/m25\s*25/);
+    await page.click(byRole('button', 'Close'));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=cache-item]'), { timeout: 2000 });
   });
 
   it('shows every role in the token form whole, at 420 and 1280 pixels wide', async () => {

@@ -261,4 +261,46 @@ describe('GET /_emulator/caches/{cache}/items', () => {
       await emulator.close();
     }
   });
+
+  it('GET .../items/{key}: a scalar’s value, a collection’s members a page at a time; 404 for no such item or cache', async () => {
+    const emulator = await startEmulator({ port: 0, host: '127.0.0.1', logLevel: 'silent' });
+    try {
+      const binary = Buffer.from([0xff, 0x00]);
+      await emulator.context.items.run('default-cache', [binary, b('d')], ({ cache, collections }) => {
+        cache.set('default-cache', binary, b('x'), 30_000);
+        collections.dictionarySet(
+          'default-cache',
+          b('d'),
+          [
+            [b('f1'), b('v1')],
+            [b('f2'), Buffer.from([0xc3])],
+          ],
+          ttl(60),
+        );
+      });
+      const get = async (path: string) => {
+        const response = await fetch(`${emulator.url}/_emulator/caches/default-cache/items/${path}`);
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      // A key whose base64 has a '/' is named URL-encoded, or in base64url.
+      for (const path of [encodeURIComponent('/wA='), '_wA'])
+        expect((await get(path)).body).toMatchObject({
+          item: { key: null, keyBase64: '/wA=', type: 'scalar' },
+          value: { text: 'x', base64: 'eA==' },
+          memberCount: 0,
+          members: [],
+        });
+      expect((await get(`${b('d').toString('base64')}?offset=1&limit=5`)).body).toMatchObject({
+        memberCount: 2,
+        members: [
+          { member: { text: 'f2', base64: b('f2').toString('base64') }, value: { text: null, base64: 'ww==' } },
+        ],
+      });
+      expect(await get(b('nope').toString('base64'))).toMatchObject({ status: 404, body: { code: 'key_not_found' } });
+      const noCache = await fetch(`${emulator.url}/_emulator/caches/nope/items/eA==`);
+      expect(noCache.status).toBe(404);
+    } finally {
+      await emulator.close();
+    }
+  });
 });
