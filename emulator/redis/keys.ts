@@ -14,7 +14,7 @@
 //                       the changes up to n led to, JSON; absent when the log starts at a reset)
 //   <prefix>fault-counts hash: each fault rule's counters, fields `<id>:m|f|d` (matched, fired, delivered)
 //   <prefix>fault-ids   the last fault rule number handed out (replicas take them in blocks)
-//   <prefix>ops:, subs:, alive:  the account limits' counts (limit-counts.ts)
+//   <prefix>ops:, subs:, alive  the account limits' counts, and the replicas whose counts count (limit-counts.ts)
 //   <prefix>i:<cache>:<member>  a cache item, natively: a string, hash, set, list or sorted set;
 //                       <cache> URI-encoded, <member> its key's bytes in base64url
 //   <prefix>im:<cache>  hash: each item of the cache by member: "version size expiresAt"

@@ -8,9 +8,10 @@ import type { Log } from '../logging.js';
 // The account limits counted in Redis for every replica with the same store and prefix:
 // one operations window per cache (the emulator clock's second, not Redis's), and the
 // concurrent subscriptions of every replica per cache, each replica's count in one field of
-// the cache's hash. A replica's count is alive while its liveness key is: refreshed every few
-// seconds while it holds subscriptions, so the counts of a replica that died (SIGKILL) stop
-// counting at most ALIVE_MS after its last refresh. The same heartbeat writes this replica's
+// the cache's hash. A replica's count is alive while its entry in the alive sorted set
+// (`<prefix>alive`: replica -> until when, on Redis's clock) is: refreshed every few seconds
+// while it holds subscriptions, so the counts of a replica that died (SIGKILL) stop counting at
+// most ALIVE_MS after its last refresh. The same heartbeat writes this replica's
 // own counts again, so a release lost with the connection (or Redis restarted empty) is put
 // right within HEARTBEAT_MS. An admission is one script (one round trip).
 
@@ -25,7 +26,8 @@ export class RedisLimitCounts implements LimitCounts {
   /** Subscriptions this replica holds per cache (admitted, not yet released); a cache at 0 until the heartbeat writes it. */
   private readonly held = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
-  private readonly alivePrefix: string;
+  /** The alive sorted set: replica -> until when its counts count (Redis's clock). */
+  private readonly alive: string;
 
   constructor(
     /** The store's command connection, with the scripts defined (scripts.ts). */
@@ -38,7 +40,7 @@ export class RedisLimitCounts implements LimitCounts {
     /** The store's round-trip observer (metrics), when one listens. */
     private readonly roundTrips: () => ((call: string, latencyMs: number) => void) | undefined,
   ) {
-    this.alivePrefix = `${prefix}alive:`;
+    this.alive = `${prefix}alive`;
   }
 
   async admit(
@@ -55,13 +57,13 @@ export class RedisLimitCounts implements LimitCounts {
       answer = (await this.redis.admitLimit(
         this.windowKey(cache),
         this.subscriptionsKey(cache),
+        this.alive,
         now - (now % WINDOW_MS),
         WINDOW_MS,
         profile.operationsPerSecond,
         publish ? '1' : '0',
         profile.concurrentSubscriptions,
         this.replica,
-        this.alivePrefix,
         ALIVE_MS,
       )) as [number, number, number];
     } catch {
@@ -109,7 +111,7 @@ export class RedisLimitCounts implements LimitCounts {
     let answer: [number, number];
     try {
       const start = now - (now % WINDOW_MS);
-      answer = (await this.redis.usageLimit(keys.length, ...keys, start, WINDOW_MS, this.alivePrefix)) as [
+      answer = (await this.redis.usageLimit(1 + keys.length, this.alive, ...keys, start, WINDOW_MS)) as [
         number,
         number,
       ];
@@ -135,7 +137,7 @@ export class RedisLimitCounts implements LimitCounts {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     // Bounded: a stop does not wait on a Redis that has stopped answering.
-    const gone = this.redis.del(this.alivePrefix + this.replica).catch(() => undefined);
+    const gone = this.redis.keepAlive(this.alive, this.replica, ALIVE_MS, '0').catch(() => undefined);
     await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, CLOSE_MS).unref())]);
   }
 
@@ -168,7 +170,7 @@ export class RedisLimitCounts implements LimitCounts {
         this.held.delete(cache);
       }
     }
-    pipeline.set(this.alivePrefix + this.replica, '1', 'PX', ALIVE_MS);
+    void (pipeline as unknown as ScriptedRedis).keepAlive(this.alive, this.replica, ALIVE_MS, '1');
     if (this.held.size === 0) {
       clearInterval(this.heartbeat);
       this.heartbeat = undefined;

@@ -313,12 +313,40 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
 
   /** Forgets every topic, here and in Redis; the other replicas answer their waiting subscribers and forget too. */
   clear(): void {
+    const known = this.topicIds();
     this.mirror.clear();
-    const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
-    this.run('reset', ...keys, this.keys.prefix, this.keys.channel, this.replica).catch((error: Error) =>
+    this.forgetting('reset', known, [this.keys.channel, this.replica]).catch((error: Error) =>
       this.log.warn({ err: error.message }, 'redis store: reset failed'),
     );
     void this.changeCaches('reset', [...this.configured]);
+  }
+
+  /** The ids of the topics this replica holds. */
+  private topicIds(): string[] {
+    return [...this.mirror.topics()].map((t) => topicId(t.cache, t.name));
+  }
+
+  /**
+   * Runs reset.lua or restore.lua with every topic's keys declared: those this replica knows,
+   * sent at once (so it follows what this replica sent before it); a topic another replica made
+   * meanwhile makes the script change nothing and name it, and it runs again with it.
+   */
+  private async forgetting(name: 'reset' | 'restore', known: readonly string[], args: (string | number)[]) {
+    let ids = [...new Set(known)];
+    for (let attempt = 1; ; attempt++) {
+      const keys = ids.flatMap((id) => [this.keys.hash(id), this.keys.stream(id)]);
+      const [done, missing] = (await this.run(name, [
+        3 + keys.length,
+        this.keys.topics,
+        this.keys.lastPage,
+        this.keys.pageFloor,
+        ...keys,
+        ...args,
+        ...ids,
+      ])) as [number, string[] | number];
+      if (Number(done) === 1 || attempt === 5) return;
+      ids = [...new Set([...ids, ...(missing as string[])])];
+    }
   }
 
   contents(): TopicContent[] {
@@ -330,6 +358,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   }
 
   restore(topics: readonly TopicContent[], lastPage: number): void {
+    const known = this.topicIds();
     this.mirror.restore(topics, lastPage);
     const contents = JSON.stringify({
       lastPage,
@@ -340,16 +369,10 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
         messages: t.messages.map((m) => ({ seq: m.sequenceNumber, v: JSON.stringify(m.value) })),
       })),
     });
-    const keys = [this.keys.topics, this.keys.lastPage, this.keys.pageFloor];
-    this.run(
-      'restore',
-      ...keys,
-      this.keys.prefix,
-      this.keys.channel,
-      this.replica,
-      contents,
-      this.settings.retention,
-    ).catch((error: Error) => this.log.warn({ err: error.message }, 'redis store: restore failed'));
+    const ids = [...known, ...topics.map((t) => topicId(t.cache, t.topic))];
+    this.forgetting('restore', ids, [this.keys.channel, this.replica, contents, this.settings.retention]).catch(
+      (error: Error) => this.log.warn({ err: error.message }, 'redis store: restore failed'),
+    );
   }
 
   observeWakes(observer: ((latencyMs: number) => void) | undefined): void {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { compiled, packageRoot } from '../package-root.js';
 
-// The Lua scripts of a Redis store, one file each in lua/ (fragments they share in lua/lib/).
+// The Lua scripts of a Redis store, one file each in lua/ (fragments they share in lua/lib/, each
+// a local function taking what it works on: nothing a fragment leaves behind is read after it).
 // Each runs atomically in Redis; those that change shared state announce it on the store's
 // channel, so every replica applies the changes in the order Redis made them. Channel messages
 // are JSON objects, `k` saying what: a topic created 'n', published 'p', its page changed 'c',
@@ -23,8 +24,8 @@ export const SCRIPTS = {
   create: { keys: 5, uses: ['ensure'] },
   publish: { keys: 5, uses: ['ensure'] },
   changePage: { keys: 5 },
-  reset: { keys: 3, uses: ['forget-all'] },
-  restore: { keys: 3, uses: ['forget-all'] },
+  reset: { keys: 'given', uses: ['forget-all'] },
+  restore: { keys: 'given', uses: ['forget-all'] },
   resume: { keys: 3 },
   changeCaches: { keys: 'given' },
   // The cache's items (cache-items.ts).
@@ -37,10 +38,11 @@ export const SCRIPTS = {
   considerFault: { keys: 1, uses: ['fault-counters', 'announce-counts'] },
   countFault: { keys: 1, uses: ['announce-counts'] },
   // The account limits (limit-counts.ts).
-  admitLimit: { keys: 2, uses: ['counts-in', 'roll', 'live-subscriptions'] },
+  admitLimit: { keys: 3, uses: ['counts-in', 'roll', 'redis-now', 'live-subscriptions'] },
   deliveredLimit: { keys: 1, uses: ['counts-in', 'roll'] },
   releaseLimit: { keys: 1 },
-  usageLimit: { keys: 'given', uses: ['counts-in', 'live-subscriptions'] },
+  usageLimit: { keys: 'given', uses: ['counts-in', 'redis-now', 'live-subscriptions'] },
+  keepAlive: { keys: 1, uses: ['redis-now'] },
   // The replicas' registry and the event relay (replicas.ts, event-relay.ts).
   reserveReplica: { keys: 3, uses: ['redis-now', 'prune-replicas'] },
   replicaHeartbeat: { keys: 3, uses: ['redis-now'] },

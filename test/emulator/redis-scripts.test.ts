@@ -40,11 +40,32 @@ describe('the Redis store scripts', () => {
   it('declares how many arguments are keys for every script but those given their count at each call', () => {
     // Each of these takes a number of keys that varies with the call: the topics, caches or items it names.
     const given = names.filter((n) => SCRIPTS[n].keys === 'given');
-    expect(given).toEqual(['changeCaches', 'readItems', 'commitItems', 'dropItems', 'usageLimit']);
+    expect(given).toEqual(['reset', 'restore', 'changeCaches', 'readItems', 'commitItems', 'dropItems', 'usageLimit']);
     for (const name of names) {
       if (SCRIPTS[name].keys === 'given') continue;
       const highest = Math.max(0, ...[...luaOf(name).matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1])));
       expect(highest, `${name} uses KEYS up to ${highest}`).toBeLessThanOrEqual(SCRIPTS[name].keys);
+    }
+  });
+
+  it('builds no key from its arguments, and reads nothing a fragment leaves behind: fragments are local functions', () => {
+    for (const name of names) {
+      const lua = luaOf(name);
+      // A key is KEYS[n] or a value taken from it: never ARGV joined into a name.
+      for (const call of lua.matchAll(/redis\.call\('(?:DEL|SET|GET|EXISTS|HSET|XADD|ZADD|SADD)', ([^,)]+)/g))
+        expect(call[1], `${name}: ${call[0]}`).not.toMatch(/ARGV\[\d+\] \.\./);
+    }
+    const libs = readdirSync(`${dir}lib`).filter((f) => f.endsWith('.lua'));
+    for (const lib of libs) {
+      const code = readFileSync(`${dir}lib/${lib}`, 'utf8')
+        .split('\n')
+        .filter((line) => !line.startsWith('--'));
+      // Nothing at the top level but the function: its body is indented.
+      expect(code[0], lib).toMatch(/^local function \w+\(/);
+      expect(
+        code.filter((line) => line !== '' && !line.startsWith(' ')),
+        lib,
+      ).toEqual([code[0], 'end']);
     }
   });
 });

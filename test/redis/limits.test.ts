@@ -164,19 +164,20 @@ describe('account limits across replicas', () => {
     await Promise.all([onA, ...onB]);
   });
 
-  it("a replica's subscriptions count while its liveness key lives; a dead replica's are dropped", async () => {
+  it("a replica's subscriptions count while it is alive (the alive sorted set); a dead replica's are dropped", async () => {
     const [a, , prefix] = await pair({ limitConcurrentSubscriptions: 2 });
     const redis = new Redis(fleet.redis().url);
     try {
       const subscriptions = `${prefix}subs:"cache"`;
-      // A replica killed with SIGKILL: its count stays, its liveness key has expired.
+      // A replica killed with SIGKILL: its count stays, it is no longer in the alive set.
       await redis.hset(subscriptions, 'dead-replica', 5);
       const admitted = a.subscribe('cache', 'alive');
       await until(() => a.emulator.context.waiting.size === 1, 'the subscribe to wait');
       expect(await redis.hget(subscriptions, 'dead-replica')).toBeNull();
       // A replica alive elsewhere: its one subscription counts.
       await redis.hset(subscriptions, 'live-replica', 1);
-      await redis.set(`${prefix}alive:live-replica`, '1', 'PX', 60_000);
+      const [seconds] = await redis.time();
+      await redis.zadd(`${prefix}alive`, Number(seconds) * 1000 + 60_000, 'live-replica');
       expect((await a.subscribe('cache', 'refused')).status).toBe(429);
       a.emulator.reset();
       await admitted;
@@ -185,7 +186,7 @@ describe('account limits across replicas', () => {
     }
   });
 
-  it('a replica killed with SIGKILL: its subscriptions count until its liveness key expires (at most 10 s), then not', async () => {
+  it('a replica killed with SIGKILL: its subscriptions count until its time in the alive set is up (at most 10 s), then not', async () => {
     const [a, , prefix] = await pair({ limitConcurrentSubscriptions: 2 });
     const redis = new Redis(fleet.redis().url);
     try {
@@ -203,13 +204,14 @@ describe('account limits across replicas', () => {
       child.child.kill('SIGKILL');
       await child.exited;
       expect(await onChild).toBeNull();
-      // Nothing refreshes the dead replica's liveness key: it expires within 10 s, and counts until then.
-      const alive = `${prefix}alive:${childReplica}`;
-      const left = await redis.pttl(alive);
+      // Nothing refreshes the dead replica's entry: its time is up within 10 s, and it counts until then.
+      const alive = `${prefix}alive`;
+      const [seconds, micros] = await redis.time();
+      const left = Number(await redis.zscore(alive, childReplica!)) - (Number(seconds) * 1000 + Number(micros) / 1000);
       expect(left).toBeGreaterThan(0);
       expect(left).toBeLessThanOrEqual(10_000);
       expect((await a.subscribe('cache', 'third')).status).toBe(429);
-      await redis.del(alive); // its expiry, without waiting the seconds left
+      await redis.zadd(alive, 0, childReplica!); // its time up, without waiting the seconds left
       const third = a.subscribe('cache', 'third');
       await until(() => a.emulator.context.waiting.size === 2, 'the third to wait');
       expect(await redis.hget(`${prefix}subs:"cache"`, childReplica!)).toBeNull();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../emulator/index.js';
 import type { RedisReplicas } from '../../emulator/redis/replicas.js';
@@ -79,6 +79,26 @@ describe('replicas on one Redis', () => {
     a.emulator.reset();
     expect((await waiting).json).toEqual({ items: [] });
     await until(() => [...b.emulator.context.store.topics()].length === 0, 'b to forget its topics');
+  });
+
+  it('a reset forgets in Redis a topic this replica has not heard of yet (its keys declared once named)', async () => {
+    const [a, , prefix] = await replicas();
+    await a.publish('cache', 'known', 'x');
+    const redis = new Redis(fleet.redis().url);
+    try {
+      // A topic another replica made a moment ago, not yet announced here.
+      const ghost = JSON.stringify(['cache', 'ghost']);
+      await redis.sadd(`${prefix}topics`, ghost);
+      await redis.hset(`${prefix}t:${ghost}`, 'page', 1, 'next', 2);
+      await redis.xadd(`${prefix}s:${ghost}`, '1-1', 'v', '"old"');
+      a.emulator.reset();
+      await vi.waitFor(async () => expect(await redis.exists(`${prefix}t:${ghost}`, `${prefix}s:${ghost}`)).toBe(0), {
+        timeout: 5000,
+      });
+      expect(await redis.smembers(`${prefix}topics`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('a replica started again finds the topics, trimmed to the retention, where Redis kept them', async () => {

@@ -1,4 +1,4 @@
--- Tells every replica a fault rule's counters (ARGV[1]: rule id) on `channel`.
-local function announce_counts(channel, m, f, d)
-  redis.call('PUBLISH', channel, '{"k":"f","id":' .. cjson.encode(ARGV[1]) .. ',"m":' .. m .. ',"f":' .. f .. ',"d":' .. d .. '}')
+-- Tells every replica a fault rule's counters on `channel`.
+local function announce_counts(channel, id, m, f, d)
+  redis.call('PUBLISH', channel, '{"k":"f","id":' .. cjson.encode(id) .. ',"m":' .. m .. ',"f":' .. f .. ',"d":' .. d .. '}')
 end

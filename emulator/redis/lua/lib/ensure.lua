@@ -1,12 +1,12 @@
--- Creates the topic when it does not exist: ARGV[2] is the proposed page (epoch seconds, from the
--- replica's page source), raised above the floor a reset or restore left. Sets `page` and
--- `created` for what follows. KEYS as the topic scripts': hash, stream, topics, last-page, page-floor.
-local page = tonumber(redis.call('HGET', KEYS[1], 'page'))
-local created = false
-if not page then
-  page = math.max(tonumber(ARGV[2]), tonumber(redis.call('GET', KEYS[5]) or '0') + 1)
-  redis.call('HSET', KEYS[1], 'page', page, 'next', 1)
-  redis.call('SADD', KEYS[3], ARGV[1])
-  if page > tonumber(redis.call('GET', KEYS[4]) or '0') then redis.call('SET', KEYS[4], page) end
-  created = true
+-- Creates a topic when it does not exist (its hash and the topics set, last-page and page-floor
+-- keys as given): its page is `proposed` (epoch seconds, from the replica's page source), raised
+-- above the floor a reset or restore left. Returns its page and whether it was created now.
+local function ensure(hash, topics, last_page, page_floor, id, proposed)
+  local page = tonumber(redis.call('HGET', hash, 'page'))
+  if page then return page, false end
+  page = math.max(tonumber(proposed), tonumber(redis.call('GET', page_floor) or '0') + 1)
+  redis.call('HSET', hash, 'page', page, 'next', 1)
+  redis.call('SADD', topics, id)
+  if page > tonumber(redis.call('GET', last_page) or '0') then redis.call('SET', last_page, page) end
+  return page, true
 end

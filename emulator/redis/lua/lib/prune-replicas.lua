@@ -1,3 +1,5 @@
--- KEYS: replicas (sorted set: id -> expiry), started (hash). Forgets the registrations expired by `now`.
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do redis.call('HDEL', KEYS[2], id) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+-- Forgets the replicas' registrations (replicas: sorted set id -> expiry; started: hash) expired by `now`.
+local function prune_replicas(replicas, started, now)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', replicas, '-inf', now)) do redis.call('HDEL', started, id) end
+  redis.call('ZREMRANGEBYSCORE', replicas, '-inf', now)
+end
