@@ -225,7 +225,7 @@ export function wrongType(held: 'scalar' | CollectionType, wanted: 'scalar' | Co
     `The item at this key is ${articled(held)}; this call works on ${articled(wanted)}.`,
   );
 }
-const articled = (type: string) => `${type === 'scalar' ? 'a scalar value' : `a ${type}`}`;
+const articled = (type: string) => (type === 'scalar' ? 'a scalar value' : `a ${type.replace('-', ' ')}`);
 
 /** A scalar item's bytes; undefined when absent; a collection is the wrong type. */
 function scalarOf(item: StoredItem | undefined): Buffer | undefined {

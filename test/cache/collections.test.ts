@@ -53,9 +53,9 @@ describe('collection operations', () => {
     const { collections, scalars } = operations();
     collections.sortedSetPut('c', b('z'), [[b('m'), 1]], ttl(10));
     expect(() => collections.setAdd('c', b('z'), [b('a')], ttl(10))).toThrow(
-      /is a sorted-set; this call works on a set/,
+      /is a sorted set; this call works on a set/,
     );
-    expect(() => scalars.get('c', b('z'))).toThrow(/is a sorted-set; this call works on a scalar value/);
+    expect(() => scalars.get('c', b('z'))).toThrow(/is a sorted set; this call works on a scalar value/);
     scalars.set('c', b('k'), b('v'), 10_000);
     expect(() => collections.dictionaryFetch('c', b('k'))).toThrow(
       /is a scalar value; this call works on a dictionary/,
