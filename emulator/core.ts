@@ -38,10 +38,14 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
   const waiting = new WaitingSubscribers(clock, events);
   // A shared store's reset by another replica answers this replica's waiting subscribers first.
   store.onRemoteClear = () => waiting.answerAll();
-  // Another replica deleted a cache: its subscribers here are answered, its page changes dropped.
-  store.onRemoteCacheDeleted = (cache) => {
-    waiting.answerCache(cache);
-    pageChanges.forgetCache(cache);
+  // Another replica made or deleted a cache: told on the event stream here too; a deleted one's
+  // subscribers here are answered and its page changes dropped.
+  store.onRemoteCacheChange = (operationId, cache) => {
+    if (operationId === 'deleteCache') {
+      waiting.answerCache(cache);
+      pageChanges.forgetCache(cache);
+    }
+    if (events.listens('control')) events.emit({ kind: 'control', at: clock.now(), operationId });
   };
   const context: EmulatorContext = {
     settings,

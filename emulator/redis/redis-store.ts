@@ -169,7 +169,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
   }
 
   onRemoteClear: (() => void) | undefined;
-  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
+  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
   /** The last change of the caches sent to Redis, settled. */
   private cachesChanged: Promise<void> = Promise.resolve();
 
@@ -594,11 +594,12 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
         this.onRemoteClear?.();
         return this.mirror.clear();
       case 'm':
-        this.mirror.createCache(a.cache);
+        if (this.mirror.createCache(a.cache) && a.from !== this.replica)
+          this.onRemoteCacheChange?.('createCache', a.cache);
         return;
       case 'd':
         if (a.from === this.replica || !this.mirror.hasCache(a.cache)) return;
-        this.onRemoteCacheDeleted?.(a.cache);
+        this.onRemoteCacheChange?.('deleteCache', a.cache);
         this.mirror.deleteCache(a.cache);
         return;
       case 'o':

@@ -56,8 +56,8 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
   release(): void | Promise<void>;
   /** Told when another replica resets the shared state, before the topics are forgotten here. */
   onRemoteClear: (() => void) | undefined;
-  /** Told when another replica deletes a cache, before its topics are forgotten here. */
-  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
+  /** Told when another replica makes a cache, or deletes one (before its topics are forgotten here). */
+  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
 }
 
 export interface StoreHealth {
@@ -74,7 +74,7 @@ export class InMemoryTopicStore implements TopicStore<number> {
   // where the lookups hash both names). Forgotten with the topics it is one of.
   private last: Topic | undefined;
   onRemoteClear: (() => void) | undefined;
-  onRemoteCacheDeleted: ((cache: string) => void) | undefined;
+  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
 
   constructor(
     /** The configured caches: what a reset comes back to, whatever was created or deleted since. */

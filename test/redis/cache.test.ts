@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { momentoLocal } from '../grpc/harness.js';
+import { openStream } from '../helpers/sse.js';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { useFleet } from './fleet.js';
 
@@ -179,8 +180,17 @@ describe('the cache on replicas', () => {
 
   it('a cache made on one replica is every replica’s, a later one’s too, topics and items alike; deleted on one, it is gone everywhere and its waiting subscribers are answered', async () => {
     const [a, b] = [await replica(), await replica()];
+    const events = await openStream(b.url);
+    const control = (operationId: string) =>
+      events.next(
+        (f) => f.event === 'control' && (JSON.parse(f.data!) as { operationId: string }).operationId === operationId,
+        5000,
+      );
+    await events.next((f) => f.event === 'hello');
     const made = await fetch(`${a.url}/_emulator/caches/orders`, { method: 'PUT' });
     expect(made.status).toBe(201);
+    // b's event stream tells of it, as of its own changes.
+    await control('createCache');
     expect((await fetch(`${b.url}/_emulator/caches/orders`, { method: 'PUT' })).status).toBe(200);
     expect((await b.publish('orders', 'new', 'first')).status).toBe(204);
     const put = await fetch(`${b.url}/cache/orders?key=k&ttl_seconds=60`, {
@@ -204,6 +214,8 @@ describe('the cache on replicas', () => {
     );
     expect((await fetch(`${a.url}/_emulator/caches/orders`, { method: 'DELETE' })).status).toBe(200);
     expect((await waiting).status).toBe(200);
+    await control('deleteCache');
+    events.close();
     for (const replica of [a, b, late]) {
       expect((await replica.publish('orders', 'new', 'after')).status).toBe(404);
       const got = await fetch(`${replica.url}/cache/orders?key=k`, { headers: { authorization: replica.key } });
