@@ -9,6 +9,7 @@ import type { AccountLimits } from './limits/account-limits.js';
 import type { Log } from './logging.js';
 import type { EmulatorSettings } from './settings.js';
 import type { WaitingSubscribers } from './waiting.js';
+import type { TopicParking } from './service/parking.js';
 
 /**
  * What every door and control operation may use: the emulator's state and services, injected
@@ -31,6 +32,8 @@ export interface EmulatorServices {
   limits: AccountLimits;
   /** Subscribers waiting now (long-polls and gRPC streams): the one registry (and count) of them. */
   waiting: WaitingSubscribers;
+  /** Who waits on which topic for its next change (a long-poll, a stream that caught up); the store tells it of changes. */
+  parking: TopicParking;
   /** Page changes on demand and scheduled, each logged with why. */
   pageChanges: PageChanges;
   /** What happens, as one stream: the journal, the dashboard and metrics listen. */

@@ -12,6 +12,7 @@ import { createLogger } from './logging.js';
 import type { EmulatorSettings } from './settings.js';
 import { PageChanges } from './topics/page-changes.js';
 import { WaitingSubscribers } from './waiting.js';
+import { TopicParking } from './service/parking.js';
 
 // The emulator's core, built once and knowing no protocol: the backend (topics, and what
 // replicas share), the cache's items and operations, credentials, the registry of waiting subscribers, fault rules and chaos, the
@@ -33,20 +34,31 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
   const events = new EmulatorEvents();
   const backend = await openBackend(settings, clock, events, logger);
   const { store, shared } = backend;
-  const pageChanges = new PageChanges(store, clock, logger);
+  const parking = new TopicParking((cache, topic, cursor, maxItems) => store.read(cache, topic, cursor, maxItems));
+  const pageChanges = new PageChanges(store, parking, clock, logger);
   const auth = new Authenticator(settings.apiKeys, settings.signingKey, clock);
-  const waiting = new WaitingSubscribers(clock, events);
-  // A shared store's reset by another replica answers this replica's waiting subscribers first.
-  store.onRemoteClear = () => waiting.answerAll();
-  // Another replica made or deleted a cache: told on the event stream here too; a deleted one's
-  // subscribers here are answered and its page changes dropped.
-  store.onRemoteCacheChange = (operationId, cache) => {
-    if (operationId === 'deleteCache') {
-      waiting.answerCache(cache);
-      pageChanges.forgetCache(cache);
-    }
-    if (events.listens('control')) events.emit({ kind: 'control', at: clock.now(), operationId });
-  };
+  const waiting = new WaitingSubscribers(clock, events, (cache, topic) => parking.count(cache, topic));
+  store.listen({
+    // Whoever waits on the topic reads it again; a page change scheduled after this number happens.
+    topicChanged(cache, topic, published) {
+      parking.changed(cache, topic, published);
+      if (published !== undefined) pageChanges.published(cache, topic, published);
+    },
+    // Another replica reset the shared store: this replica's waiting subscribers are answered first.
+    clearedElsewhere() {
+      waiting.answerAll();
+      pageChanges.reset();
+    },
+    // Another replica made or deleted a cache: told on the event stream here too; a deleted one's
+    // subscribers here are answered and its page changes dropped.
+    cacheChangedElsewhere(operationId, cache) {
+      if (operationId === 'deleteCache') {
+        waiting.answerCache(cache);
+        pageChanges.forgetCache(cache);
+      }
+      if (events.listens('control')) events.emit({ kind: 'control', at: clock.now(), operationId });
+    },
+  });
   const context: EmulatorContext = {
     settings,
     clock,
@@ -54,6 +66,7 @@ export async function openCore(settings: EmulatorSettings, clock = new Clock()):
     ...backend,
     auth,
     waiting,
+    parking,
     pageChanges,
     events,
     faults: new FaultInjector(clock, logger, waiting, shared?.control.firings, settings.maxWaitingSubscribers),

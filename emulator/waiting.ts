@@ -2,7 +2,6 @@ import type { Clock } from './clock.js';
 import type { EmulatorError } from './errors.js';
 import type { EmulatorEvents } from './events.js';
 import type { WaitingRequest, WaitingRequests } from './requests.js';
-import type { Topic } from './topics/topic.js';
 
 // Every subscriber waiting now, whichever door it came through (service/subscription.ts): a
 // long-poll parked on its topic or an open subscription stream, which waits for its whole life. One registry and one count: the --max-waiting check, the
@@ -11,7 +10,6 @@ import type { Topic } from './topics/topic.js';
 
 /** What the registry holds: one waiting subscriber, as everyone but its door sees it. */
 export interface WaitingEntry extends WaitingRequest {
-  readonly topic: Topic;
   /** Who waits, named as the exchanges' `client` (never the credential). */
   readonly client: string | null;
   /** Ends it with no items (a reset, shutdown, a deleted cache): a long-poll's empty answer; a stream ends, told `why`. */
@@ -26,6 +24,8 @@ export class WaitingSubscribers implements WaitingRequests {
   constructor(
     readonly clock: Clock,
     private readonly events: EmulatorEvents,
+    /** How many are parked on a topic now (service/parking.ts): what the event stream is told. */
+    private readonly parkedOn: (cache: string, topic: string) => number,
   ) {}
 
   get size(): number {
@@ -43,11 +43,11 @@ export class WaitingSubscribers implements WaitingRequests {
   /** Holds an entry until `forget`. */
   enter(entry: WaitingEntry): void {
     this.entries.add(entry);
-    this.told(entry.topic);
+    this.told(entry);
   }
 
   forget(entry: WaitingEntry): void {
-    if (this.entries.delete(entry)) this.told(entry.topic);
+    if (this.entries.delete(entry)) this.told(entry);
   }
 
   /** Answers every waiting subscriber with no items (reset, shutdown); returns them. */
@@ -71,9 +71,9 @@ export class WaitingSubscribers implements WaitingRequests {
   }
 
   /** The event stream hears how many wait on the topic now (only while someone listens). */
-  private told(topic: Topic): void {
+  private told({ facts }: WaitingEntry): void {
     if (!this.events.listens('waiting')) return;
-    const { cache, name } = topic;
-    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic: name, waiting: topic.waiting.size });
+    const { cache, topic } = facts;
+    this.events.emit({ kind: 'waiting', at: this.clock.now(), cache, topic, waiting: this.parkedOn(cache, topic) });
   }
 }

@@ -24,7 +24,7 @@ const pageOf = <T>(list: readonly T[], { offset, limit }: Required<StatePage>): 
 
 /** The state, a page of its long lists; on a shared store, this replica's waiting subscribers only. */
 export function stateOf(context: EmulatorContext, withdrawals: TokenWithdrawals, page: Required<StatePage>): State {
-  const { store, clock, faults, pageChanges, limits } = context;
+  const { store, parking, clock, faults, pageChanges, limits } = context;
   const waitingSubscribers = waitingSubscribersOf(context);
   const topics = store.snapshot();
   return {
@@ -37,7 +37,7 @@ export function stateOf(context: EmulatorContext, withdrawals: TokenWithdrawals,
       lastSequenceNumber: t.lastRetained,
       retainedCount: t.retainedCount,
       nextSequenceNumber: t.nextSequenceNumber,
-      waitingSubscribers: t.waitingSubscribers,
+      waitingSubscribers: parking.count(t.cache, t.topic),
     })),
     topicCount: topics.length,
     waitingSubscribers: pageOf(waitingSubscribers, page),
@@ -95,8 +95,8 @@ export function waitingSubscribersOf({ clock, waiting }: Pick<EmulatorContext, '
   for (const subscriber of waiting) {
     const { sequenceNumber, sequencePage } = subscriber.cursor;
     waitingSubscribers.push({
-      cache: subscriber.topic.cache,
-      topic: subscriber.topic.name,
+      cache: subscriber.facts.cache,
+      topic: subscriber.facts.topic,
       sequenceNumber,
       sequencePage,
       waitedMs: now - subscriber.since,
@@ -114,11 +114,9 @@ export function topicMessagesOf(
   topic: string,
 ): TopicMessages {
   if (!store.hasCache(cache)) throw cacheNotFound(cache);
-  const found = store.find(cache, topic);
+  const found = store.content(cache, topic);
   if (found === undefined) return { cache, topic, page: null, nextSequenceNumber: 1, messages: [] };
-  const page = found.page;
-  const messages = found
-    .retainedMessages()
-    .map(({ sequenceNumber, value }) => ({ sequenceNumber, page, ...previewOf(value) }));
-  return { cache, topic, page, nextSequenceNumber: found.position.next, messages };
+  const { page, nextSequenceNumber } = found;
+  const messages = found.messages.map(({ sequenceNumber, value }) => ({ sequenceNumber, page, ...previewOf(value) }));
+  return { cache, topic, page, nextSequenceNumber, messages };
 }

@@ -305,7 +305,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
           sent++;
           if (streamError && metadataError && sent >= streamError.afterMessages) subscription?.interrupt(metadataError);
         };
-        const topicOf = store.topic(cache, topic);
+        store.use(cache, topic);
         const sink: SubscriptionSink = {
           deliver(read) {
             const gap = read.discontinuity;
@@ -321,7 +321,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
                 }),
               );
             }
-            for (const { sequenceNumber, value, publisher } of topicOf.itemsOf(read)) {
+            for (const { sequenceNumber, value, publisher } of store.delivered(cache, topic, read)) {
               record.item(sequenceNumber, read.page!);
               send(
                 new pubsub._SubscriptionItem({
@@ -350,7 +350,6 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
         // limits see it, "while waiting" fault rules end it, a reset or a deleted cache ends it.
         subscription = new Subscription(
           context,
-          topicOf,
           cursor,
           facts,
           sink,

@@ -7,7 +7,6 @@ import type { Effect, RequestFacts } from '../requests.js';
 import { Subscription, type SubscriptionSink } from '../service/subscription.js';
 import type { Cursor } from '../topics/read-plan.js';
 import { EMPTY_READ, type ReadAnswer } from '../topics/subscriber.js';
-import type { Topic } from '../topics/topic.js';
 import { clientIdentity, type ClientDigest } from '../recording.js';
 import { applyEffectNow, sendRead } from './answers.js';
 import { exchangeOf } from './exchanges.js';
@@ -73,7 +72,6 @@ export class LongPolls {
 
   /** The subscription of one subscribe request, answered through its reply. */
   open(
-    topic: Topic,
     cursor: Cursor,
     facts: RequestFacts,
     request: FastifyRequest,
@@ -83,7 +81,6 @@ export class LongPolls {
     const { context } = this;
     return new Subscription(
       context,
-      topic,
       cursor,
       facts,
       new LongPollSink(context, this.clientDigest, request, reply),

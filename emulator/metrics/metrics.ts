@@ -10,8 +10,8 @@ export type { AnsweredRequest } from './recorder.js';
 export class EmulatorMetrics {
   private readonly recorder = new MetricsRecorder();
 
-  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'shared' | 'waiting'>) {
-    context.store.observeWakes((ms) => this.recorder.woke(ms / 1000));
+  constructor(private readonly context: Pick<EmulatorContext, 'store' | 'shared' | 'waiting' | 'parking'>) {
+    context.parking.observeWakes((ms) => this.recorder.woke(ms / 1000));
     context.shared?.observeRoundTrips((script, ms) => this.recorder.storeRoundTrip(script, ms / 1000));
   }
 

@@ -5,8 +5,16 @@ import { SettingsError } from '../settings.js';
 import type { EmulatorEvents, EventValue } from '../events.js';
 import { messageValueOf, type TopicContent } from '../topics/content.js';
 import type { MessageValue } from '../topics/message.js';
-import { InMemoryTopicStore, type StoreHealth, type TopicStore } from '../topics/store.js';
-import type { Topic, TopicSettings, TopicSnapshot } from '../topics/topic.js';
+import {
+  InMemoryTopicStore,
+  NOBODY_LISTENS,
+  type StoreHealth,
+  type TopicStore,
+  type TopicStoreListener,
+} from '../topics/store.js';
+import type { DeliveredMessage, Topic, TopicSettings, TopicSnapshot } from '../topics/topic.js';
+import type { Cursor, TopicPosition } from '../topics/read-plan.js';
+import type { ReadAnswer } from '../topics/subscriber.js';
 import { redactedUrl } from '../logging.js';
 import { RedisCacheItems } from './cache-items.js';
 import { channelMessage } from './channel-message.js';
@@ -21,8 +29,8 @@ import { unavailable } from './unavailable.js';
 import type { Log } from '../logging.js';
 
 // Topics shared through Redis by every replica with the same store and prefix. Redis numbers and
-// retains (Lua scripts, atomic); each replica holds a mirror (the in-memory store's own topics)
-// that serves reads at once and parks its waiting subscribers. Every change is announced on one
+// retains (Lua scripts, atomic); each replica holds a mirror (the in-memory store, which this
+// store builds on) that serves reads at once and tells of every change. Every change is announced on one
 // channel, in the order Redis made it; each replica applies the announcements to its mirror, so
 // its subscribers wake as they would in memory, with the numbers and pages Redis gave.
 
@@ -168,8 +176,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     return store;
   }
 
-  onRemoteClear: (() => void) | undefined;
-  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
+  private listener: TopicStoreListener = NOBODY_LISTENS;
   /** The last change of the caches sent to Redis, settled. */
   private cachesChanged: Promise<void> = Promise.resolve();
 
@@ -248,8 +255,33 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     return changed;
   }
 
+  listen(listener: TopicStoreListener): void {
+    this.listener = listener;
+    this.mirror.listen(listener);
+  }
+
+  use(cache: string, name: string): TopicPosition {
+    return this.topic(cache, name).position;
+  }
+
+  position(cache: string, name: string): TopicPosition | undefined {
+    return this.mirror.position(cache, name);
+  }
+
+  read(cache: string, name: string, cursor: Cursor, maxItems?: number): ReadAnswer | undefined {
+    return this.mirror.read(cache, name, cursor, maxItems);
+  }
+
+  delivered(cache: string, name: string, read: ReadAnswer): DeliveredMessage[] {
+    return this.mirror.delivered(cache, name, read);
+  }
+
+  content(cache: string, name: string): TopicContent | undefined {
+    return this.mirror.content(cache, name);
+  }
+
   /** The topic; one new here is created in Redis too (a replica that made it first gives the page). */
-  topic(cache: string, name: string): Topic {
+  private topic(cache: string, name: string): Topic {
     if (!this.synced || this.stalled) throw unavailable();
     const known = this.mirror.find(cache, name);
     if (known) return known;
@@ -265,14 +297,6 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     this.run('create', ...TOPIC_KEYS(this.keys, id), id, page, this.keys.channel)
       .then((given) => this.applyPage(cache, name, Number(given), true))
       .catch((error: Error) => this.log.warn({ cache, topic: name, err: error.message }, 'redis store: create failed'));
-  }
-
-  find(cache: string, name: string): Topic | undefined {
-    return this.mirror.find(cache, name);
-  }
-
-  topics(): Iterable<Topic> {
-    return this.mirror.topics();
   }
 
   publish(cache: string, name: string, value: MessageValue, publisher = ''): Promise<number> {
@@ -373,10 +397,6 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
     this.forgetting('restore', ids, [this.keys.channel, this.replica, contents, this.settings.retention]).catch(
       (error: Error) => this.log.warn({ err: error.message }, 'redis store: restore failed'),
     );
-  }
-
-  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
-    this.mirror.observeWakes(observer);
   }
 
   observeRoundTrips(observer: ((call: string, latencyMs: number) => void) | undefined): void {
@@ -591,15 +611,15 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
       case 'r':
         this.mirror.passedPage(a.last);
         if (a.from === this.replica) return;
-        this.onRemoteClear?.();
+        this.listener.clearedElsewhere();
         return this.mirror.clear();
       case 'm':
         if (this.mirror.createCache(a.cache) && a.from !== this.replica)
-          this.onRemoteCacheChange?.('createCache', a.cache);
+          this.listener.cacheChangedElsewhere('createCache', a.cache);
         return;
       case 'd':
         if (a.from === this.replica || !this.mirror.hasCache(a.cache)) return;
-        this.onRemoteCacheChange?.('deleteCache', a.cache);
+        this.listener.cacheChangedElsewhere('deleteCache', a.cache);
         this.mirror.deleteCache(a.cache);
         return;
       case 'o':
@@ -607,7 +627,7 @@ export class RedisTopicStore implements TopicStore<Promise<number>> {
         return this.sharedControl.announced(a);
       case 'l':
         if (a.from !== this.replica) {
-          this.onRemoteClear?.();
+          this.listener.clearedElsewhere();
           this.mirror.clear();
           this.synced = false;
           setImmediate(() => void this.resync());

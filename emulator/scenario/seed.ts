@@ -31,14 +31,8 @@ export function seedTopics(
       );
   }
   return topics.map(({ cache, topic: name }, i) => {
-    const topic = store.topic(cache, name);
-    for (const value of values[i]!) topic.publish(value);
-    return {
-      cache,
-      topic: name,
-      page: topic.page,
-      published: values[i]!.length,
-      nextSequenceNumber: topic.position.next,
-    };
+    for (const value of values[i]!) void store.publish(cache, name, value);
+    const { page, next } = store.use(cache, name);
+    return { cache, topic: name, page, published: values[i]!.length, nextSequenceNumber: next };
   });
 }

@@ -4,7 +4,7 @@ import type { Cursor } from '../topics/read-plan.js';
 
 // Subscribing, whichever door it came through (the HTTP API's long-poll GET, http/handlers/; the
 // provider's Subscribe stream, grpc/server.ts), once admission has let it in: the cursor it
-// sent, then either an answer at once (Topic.read, planRead) or a wait that counts against
+// sent, then either an answer at once (TopicStore.read, planRead) or a wait that counts against
 // --max-waiting. A gRPC stream waits for its whole life, so it is counted as it opens.
 
 /** Names of the cursor's two parts as the door's request spells them, for the error message. */

@@ -5,15 +5,16 @@ import type { DeliveryWatch } from '../faults/deliveries.js';
 import type { AccountLimits } from '../limits/account-limits.js';
 import type { Effect, RequestFacts } from '../requests.js';
 import { waitingCursor, type Cursor } from '../topics/read-plan.js';
+import type { TopicStore } from '../topics/store.js';
 import { EMPTY_READ, type ReadAnswer, type WaitingSubscriber } from '../topics/subscriber.js';
-import type { Topic } from '../topics/topic.js';
 import type { WaitingEntry, WaitingSubscribers } from '../waiting.js';
+import type { TopicParking } from './parking.js';
 
 // One subscription, whichever door it came through. A long-poll (the HTTP API's GET) is a
 // subscription whose sink takes one answer, or its timeout's empty one; a Subscribe stream (gRPC,
 // gRPC-web) is the same subscription whose sink stays open, with heartbeats while it waits. This
-// object owns what both share: the cursor and its reads (Topic.read, planRead), parking on the
-// topic, the one registry of waiting subscribers, the "after N items" gate, the account limits'
+// object owns what both share: the cursor and its reads (the store's read, planRead), parking on
+// its topic, the one registry of waiting subscribers, the "after N items" gate, the account limits'
 // count of delivered items, "while waiting" interruptions, and how it ends (an answer, a reset,
 // shutdown or a deleted cache, its client leaving). Whichever comes first settles it, once. A
 // door supplies a sink and translates what the sink is given; it decides nothing.
@@ -46,6 +47,8 @@ export type SubscriptionShape = { kind: 'long-poll'; timeoutMs: number } | { kin
 /** What a subscription needs of the core. */
 export interface SubscriptionServices {
   clock: Clock;
+  store: TopicStore;
+  parking: TopicParking;
   waiting: WaitingSubscribers;
   limits: AccountLimits;
 }
@@ -65,8 +68,8 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
 
   constructor(
     private readonly services: SubscriptionServices,
-    readonly topic: Topic,
     start: Cursor,
+    /** Its cache and topic among them: the topic is the store's, used already (`TopicStore.use`). */
     readonly facts: RequestFacts,
     private readonly sink: SubscriptionSink,
     private readonly shape: SubscriptionShape,
@@ -104,7 +107,7 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
 
   /** A long-poll: answers at once when its cursor has something (true), else leaves it to `park`. */
   answerNow(): boolean {
-    const read = this.topic.read(this.cursor, this.maxItems);
+    const read = this.read();
     if (read === undefined) return false;
     this.settle();
     this.offer(read);
@@ -114,9 +117,8 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
   /** A long-poll: waits on its topic until a publish, its timeout, a fault, a reset or its client ends it. */
   park(): void {
     if (this.ended) return;
-    this.cursor = waitingCursor(this.topic.position, this.cursor);
+    this.waitHere();
     this.since = this.services.clock.now();
-    this.topic.park(this);
     this.enter();
     if (this.shape.kind === 'long-poll' && this.shape.timeoutMs > 0)
       this.timer = this.services.clock.schedule(this.shape.timeoutMs, () => this.answer(EMPTY_READ));
@@ -179,13 +181,12 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
   private pump(): void {
     while (!this.ended) {
       if (this.sink.writable === false) return this.sink.onDrain?.(() => this.pump());
-      const read = this.topic.read(this.cursor, this.maxItems);
+      const read = this.read();
       if (read === undefined) break;
       if (!this.offer(read)) return;
     }
     if (this.ended || this.held) return;
-    this.cursor = waitingCursor(this.topic.position, this.cursor);
-    this.topic.park(this);
+    this.waitHere();
     const { sink } = this;
     if (sink.heartbeat && this.shape.kind === 'stream')
       this.heartbeat = setInterval(() => sink.heartbeat?.(), this.shape.heartbeatMs);
@@ -234,12 +235,25 @@ export class Subscription implements WaitingSubscriber, WaitingEntry {
   private settle(): boolean {
     if (this.ended) return false;
     this.ended = true;
-    this.topic.unpark(this);
+    this.services.parking.unpark(this.facts.cache, this.facts.topic, this);
     this.timer?.cancel();
     this.stopHeartbeat();
     if (this.entered) this.services.waiting.forget(this);
     if (this.cleanups) for (const cleanup of this.cleanups.splice(0)) cleanup();
     return true;
+  }
+
+  private read(): ReadAnswer | undefined {
+    return this.services.store.read(this.facts.cache, this.facts.topic, this.cursor, this.maxItems);
+  }
+
+  // Parks on its topic, its cursor where the topic stands (one gone meanwhile, with its cache, leaves it as it is).
+  private waitHere(): void {
+    const { store, parking } = this.services;
+    const { cache, topic } = this.facts;
+    const position = store.position(cache, topic);
+    if (position) this.cursor = waitingCursor(position, this.cursor);
+    parking.park(cache, topic, this);
   }
 
   private stopHeartbeat(): void {

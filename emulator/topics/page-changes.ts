@@ -2,6 +2,7 @@ import type { ScheduledTopicReset, TopicReset } from '../../openapi/generated/co
 import type { Clock, ClockTimer } from '../clock.js';
 import { cacheNotFound } from '../errors.js';
 import type { TopicStore } from './store.js';
+import type { TopicParking } from '../service/parking.js';
 import { topicKey } from './topic-key.js';
 import type { Log } from '../logging.js';
 
@@ -14,6 +15,9 @@ export type { ScheduledTopicReset, TopicReset };
 interface Schedule {
   view(): ScheduledTopicReset;
   cancel(): void;
+  /** The number after which it fires, for a schedule by number. */
+  afterSequenceNumber?: number;
+  fire?(): void;
 }
 
 export class PageChanges {
@@ -22,6 +26,7 @@ export class PageChanges {
 
   constructor(
     private readonly store: TopicStore,
+    private readonly parking: TopicParking,
     private readonly clock: Clock,
     private readonly log: Log,
   ) {}
@@ -29,12 +34,11 @@ export class PageChanges {
   /** The topic changes page now (it is created first if it does not exist). */
   changeNow(cache: string, topic: string, why: string): TopicReset {
     this.requireCache(cache);
-    const existing = this.store.find(cache, topic);
-    const waiting = existing?.waiting.size ?? 0;
-    const previousPage = this.store.topic(cache, topic).page;
+    const waiting = this.parking.count(cache, topic);
+    const previousPage = this.store.use(cache, topic).page;
     const page = this.store.changePage(cache, topic);
     // Waiting subscribers get the discontinuity with the new page's first message (or at once, alone).
-    const answered = waiting - (this.store.find(cache, topic)?.waiting.size ?? 0);
+    const answered = waiting - this.parking.count(cache, topic);
     this.log.info(
       { cache, topic, previousPage, page, waitingSubscribers: waiting, why },
       `page change: ${cache}/${topic} page ${previousPage} -> ${page} (${why}); ${waiting} waiting subscriber(s) get a discontinuity` +
@@ -46,28 +50,32 @@ export class PageChanges {
   /** The topic changes page right after the message numbered `sequenceNumber` is published. */
   afterSequenceNumber(cache: string, topic: string, sequenceNumber: number, why: string): ScheduledTopicReset {
     this.requireCache(cache);
-    const target = this.store.topic(cache, topic);
+    this.store.use(cache, topic);
     const key = topicKey(cache, topic);
     const schedule: Schedule = {
-      view: () => ({ cache, topic, page: target.page, afterSequenceNumber: sequenceNumber }),
-      cancel: () => {
-        if (target.onPublished === onPublished) target.onPublished = undefined;
+      view: () => ({ cache, topic, page: this.pageOf(cache, topic), afterSequenceNumber: sequenceNumber }),
+      cancel: () => undefined,
+      afterSequenceNumber: sequenceNumber,
+      fire: () => {
+        this.unschedule(key);
+        this.changeScheduled(cache, topic, `${why}: scheduled after message ${sequenceNumber}`);
       },
     };
-    const onPublished = (seq: number) => {
-      if (seq !== sequenceNumber) return;
-      this.unschedule(key);
-      this.changeScheduled(cache, topic, `${why}: scheduled after message ${sequenceNumber}`);
-    };
     this.replace(key, schedule);
-    target.onPublished = onPublished;
     return schedule.view();
+  }
+
+  /** A message was numbered (the store says so): a change scheduled after it happens now. */
+  published(cache: string, topic: string, sequenceNumber: number): void {
+    if (this.schedules.size === 0) return;
+    const schedule = this.schedules.get(topicKey(cache, topic));
+    if (schedule?.afterSequenceNumber === sequenceNumber) schedule.fire?.();
   }
 
   /** The topic changes page once the clock has moved `afterMs` forward. */
   afterTime(cache: string, topic: string, afterMs: number, why: string): ScheduledTopicReset {
     this.requireCache(cache);
-    const target = this.store.topic(cache, topic);
+    this.store.use(cache, topic);
     const key = topicKey(cache, topic);
     // One reading of the clock: the time shown is exactly the time the change fires.
     const due = this.clock.now() + afterMs;
@@ -76,7 +84,10 @@ export class PageChanges {
       this.schedules.delete(key);
       this.changeScheduled(cache, topic, `${why}: scheduled at ${at}`);
     });
-    const schedule: Schedule = { view: () => ({ cache, topic, page: target.page, at }), cancel: () => timer.cancel() };
+    const schedule: Schedule = {
+      view: () => ({ cache, topic, page: this.pageOf(cache, topic), at }),
+      cancel: () => timer.cancel(),
+    };
     this.replace(key, schedule);
     return schedule.view();
   }
@@ -113,6 +124,10 @@ export class PageChanges {
         `page change: ${cache}/${topic} not changed (${why}): ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  }
+
+  private pageOf(cache: string, topic: string): number {
+    return this.store.position(cache, topic)?.page ?? 0;
   }
 
   private requireCache(cache: string): void {

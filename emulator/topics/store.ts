@@ -2,14 +2,19 @@ import type { Clock } from '../clock.js';
 import type { EmulatorEvents } from '../events.js';
 import { PageSource } from './page-source.js';
 import { TopicNews } from './topic-news.js';
-import { Topic, type TopicSettings, type TopicSnapshot } from './topic.js';
+import { Topic, type DeliveredMessage, type TopicSettings, type TopicSnapshot } from './topic.js';
 import { messageValueOf, type TopicContent } from './content.js';
 import type { MessageValue } from './message.js';
+import type { Cursor, TopicPosition } from './read-plan.js';
+import type { ReadAnswer } from './subscriber.js';
 
 /**
- * The emulator's topics: configured caches and the topics created in them on use. Only that: what
- * a shared store shares besides is the backend's (backend/backend.ts). `Numbered`: what a publish
- * answers, its number at once (in memory) or a promise of it (a shared store numbers it).
+ * The emulator's topics: configured caches and the topics created in them on use, as plain data:
+ * names in, plain data out; no live objects. What a shared store shares besides is the
+ * backend's (backend/backend.ts); who waits on a topic is the core's (service/parking.ts), told
+ * of each change through `listen`. Reads are answered at once by either store (a shared store
+ * holds a copy of every topic in this process). `Numbered`: what a publish answers, its number
+ * at once (in memory) or a promise of it (a shared store numbers it).
  */
 export interface TopicStore<Numbered extends number | Promise<number> = number | Promise<number>> {
   hasCache(cache: string): boolean;
@@ -25,10 +30,22 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
   confirmCache(cache: string): Promise<boolean>;
   /** Resolves once the caches made and deleted here are so in a shared store (at once in memory). */
   settled(): Promise<void>;
-  /** The topic, created on first use (the cache must exist). */
-  topic(cache: string, topic: string): Topic;
-  find(cache: string, topic: string): Topic | undefined;
-  topics(): Iterable<Topic>;
+  /**
+   * The topic's position, the topic created on first use (its cache must exist). A shared store
+   * refuses it while out of reach (503), as it refuses a publish.
+   */
+  use(cache: string, topic: string): TopicPosition;
+  /** The topic's position; undefined for a topic not used yet (it is not created). */
+  position(cache: string, topic: string): TopicPosition | undefined;
+  /**
+   * The answer for a cursor, or undefined when it must wait (or the topic is not used yet).
+   * `maxItems` caps it below the batch size (an "after N items" fault lets N through).
+   */
+  read(cache: string, topic: string, cursor: Cursor, maxItems?: number): ReadAnswer | undefined;
+  /** The messages a read delivers, each with its publisher (a stream sends them one by one); ask as it is answered. */
+  delivered(cache: string, topic: string, read: ReadAnswer): DeliveredMessage[];
+  /** The topic's content; undefined for a topic not used yet (it is not created). */
+  content(cache: string, topic: string): TopicContent | undefined;
   /** Evicts and recreates a topic now: a new, greater page. Returns the new page. */
   changePage(cache: string, topic: string): number;
   snapshot(): TopicSnapshot[];
@@ -43,10 +60,8 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
    * exceed `lastPage` and every loaded page.
    */
   restore(topics: readonly TopicContent[], lastPage: number): void;
-  /** Tells `observer`, per subscriber a publish wakes, the real milliseconds since that publish. */
-  observeWakes(observer: ((latencyMs: number) => void) | undefined): void;
   /**
-   * Numbers, retains and delivers one message. In memory: at once, returning its number; a shared
+   * Numbers, retains and tells of one message. In memory: at once, returning its number; a shared
    * store answers a promise, settled once the message is numbered there and this process holds it.
    */
   publish(cache: string, topic: string, value: MessageValue, publisher?: string): Numbered;
@@ -54,11 +69,26 @@ export interface TopicStore<Numbered extends number | Promise<number> = number |
   health(): StoreHealth;
   /** Forgets this process's view of the topics (shutdown): in memory the same as `clear`; a shared store keeps its data. */
   release(): void | Promise<void>;
-  /** Told when another replica resets the shared state, before the topics are forgotten here. */
-  onRemoteClear: (() => void) | undefined;
-  /** Told when another replica makes a cache, or deletes one (before its topics are forgotten here). */
-  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
+  /** Who is told of every change: one listener, the core's (a second replaces the first). */
+  listen(listener: TopicStoreListener): void;
 }
+
+/** What a store tells of the changes it holds, whoever made them. */
+export interface TopicStoreListener {
+  /** A topic changed: a message numbered (`published`, its number), or its page. */
+  topicChanged(cache: string, topic: string, published?: number): void;
+  /** Another writer of a shared store cleared it; told before the topics are forgotten here. */
+  clearedElsewhere(): void;
+  /** Another writer of a shared store made or deleted a cache; told before a deleted one's topics are forgotten here. */
+  cacheChangedElsewhere(operationId: 'createCache' | 'deleteCache', cache: string): void;
+}
+
+/** A listener that hears nothing: a store's until the core listens. */
+export const NOBODY_LISTENS: TopicStoreListener = {
+  topicChanged: () => undefined,
+  clearedElsewhere: () => undefined,
+  cacheChangedElsewhere: () => undefined,
+};
 
 export interface StoreHealth {
   kind: 'memory' | 'redis';
@@ -68,13 +98,11 @@ export interface StoreHealth {
 export class InMemoryTopicStore implements TopicStore<number> {
   private readonly caches = new Map<string, Map<string, Topic>>();
   private readonly pages: PageSource;
-  private wakeObserver: ((latencyMs: number) => void) | undefined;
+  private listener: TopicStoreListener = NOBODY_LISTENS;
   private readonly news: TopicNews | undefined;
   // Traffic repeats a topic: the last one asked for is compared first (two string comparisons,
   // where the lookups hash both names). Forgotten with the topics it is one of.
   private last: Topic | undefined;
-  onRemoteClear: (() => void) | undefined;
-  onRemoteCacheChange: ((operationId: 'createCache' | 'deleteCache', cache: string) => void) | undefined;
 
   constructor(
     /** The configured caches: what a reset comes back to, whatever was created or deleted since. */
@@ -115,6 +143,32 @@ export class InMemoryTopicStore implements TopicStore<number> {
     return Promise.resolve();
   }
 
+  use(cache: string, name: string): TopicPosition {
+    return this.topic(cache, name).position;
+  }
+
+  position(cache: string, name: string): TopicPosition | undefined {
+    return this.find(cache, name)?.position;
+  }
+
+  read(cache: string, name: string, cursor: Cursor, maxItems?: number): ReadAnswer | undefined {
+    return this.find(cache, name)?.read(cursor, maxItems);
+  }
+
+  delivered(cache: string, name: string, read: ReadAnswer): DeliveredMessage[] {
+    return this.find(cache, name)?.delivered(read) ?? [];
+  }
+
+  content(cache: string, name: string): TopicContent | undefined {
+    const topic = this.find(cache, name);
+    return topic && contentOf(topic);
+  }
+
+  listen(listener: TopicStoreListener): void {
+    this.listener = listener;
+  }
+
+  /** The topic, created on first use (the cache must exist): a store built on this one works on it. */
   topic(cache: string, name: string): Topic {
     const last = this.last;
     if (last !== undefined && last.name === name && last.cache === cache) return last;
@@ -129,10 +183,14 @@ export class InMemoryTopicStore implements TopicStore<number> {
     return topic;
   }
 
+  /** The topic if used already: a store built on this one works on it. */
   find(cache: string, name: string): Topic | undefined {
+    const last = this.last;
+    if (last !== undefined && last.name === name && last.cache === cache) return last;
     return this.caches.get(cache)?.get(name);
   }
 
+  /** Every topic held: a store built on this one works on them. */
   *topics(): Iterable<Topic> {
     for (const topics of this.caches.values()) yield* topics.values();
   }
@@ -155,13 +213,7 @@ export class InMemoryTopicStore implements TopicStore<number> {
   }
 
   contents(): TopicContent[] {
-    return [...this.topics()].map((topic) => ({
-      cache: topic.cache,
-      topic: topic.name,
-      page: topic.page,
-      nextSequenceNumber: topic.position.next,
-      messages: topic.retainedMessages(),
-    }));
+    return [...this.topics()].map(contentOf);
   }
 
   lastPage(): number {
@@ -183,11 +235,6 @@ export class InMemoryTopicStore implements TopicStore<number> {
       topics.set(content.topic, topic);
       this.pages.passed(content.page);
     }
-  }
-
-  observeWakes(observer: ((latencyMs: number) => void) | undefined): void {
-    this.wakeObserver = observer;
-    for (const topic of this.topics()) topic.onWoke = observer;
   }
 
   publish(cache: string, name: string, value: MessageValue, publisher = ''): number {
@@ -228,7 +275,17 @@ export class InMemoryTopicStore implements TopicStore<number> {
   // Every topic of the store is made here, whether created on use or loaded.
   private newTopic(cache: string, name: string, page: number): Topic {
     const topic = new Topic(cache, name, page, this.settings, this.news);
-    topic.onWoke = this.wakeObserver;
+    topic.onChanged = (published) => this.listener.topicChanged(cache, name, published);
     return topic;
   }
+}
+
+function contentOf(topic: Topic): TopicContent {
+  return {
+    cache: topic.cache,
+    topic: topic.name,
+    page: topic.page,
+    nextSequenceNumber: topic.position.next,
+    messages: topic.retainedMessages(),
+  };
 }

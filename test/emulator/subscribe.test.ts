@@ -11,7 +11,7 @@ const C = 'default-cache';
 let n = 0;
 const fresh = () => `subscribe-${++n}`;
 const store = () => t.emulator.context.store;
-const waitingOn = (topic: string) => store().find(C, topic)?.waiting.size ?? 0;
+const waitingOn = (topic: string) => t.emulator.context.parking.count(C, topic);
 const numbers = (items: any[]) => items.map((e) => e.item?.topic_sequence_number);
 
 async function publishAll(topic: string, count: number): Promise<void> {
@@ -91,7 +91,7 @@ describe('subscribe', () => {
   it('a resume at the next number waits for the publish, then answers exactly it', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
-    const page = store().find(C, topic)!.page;
+    const page = store().position(C, topic)!.page;
     const pending = t.subscribe(C, topic, { seq: 3, page });
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     await t.publish(C, topic, 'm3');
@@ -103,7 +103,7 @@ describe('subscribe', () => {
   it('a resume older than the retained range gets a same-page discontinuity, then the retained items', async () => {
     const topic = fresh();
     await publishAll(topic, 8); // retention 5: 4..8 retained
-    const page = store().find(C, topic)!.page;
+    const page = store().position(C, topic)!.page;
     const { json } = await t.subscribe(C, topic, { seq: 2, page });
     expect(json.items[0]).toEqual({
       discontinuity: { last_topic_sequence: 1, new_topic_sequence: 4, new_sequence_page: page },
@@ -114,7 +114,7 @@ describe('subscribe', () => {
   it('a resume ahead of the stream waits, then answers a discontinuity to the next number with its item', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
-    const page = store().find(C, topic)!.page;
+    const page = store().position(C, topic)!.page;
     const pending = t.subscribe(C, topic, { seq: 10, page });
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     await t.publish(C, topic, 'm3');
@@ -128,7 +128,7 @@ describe('subscribe', () => {
     const alone = await testEmulator({ discontinuity: 'alone' });
     try {
       await alone.publish(C, 'ahead', 'm1');
-      const page = alone.emulator.context.store.find(C, 'ahead')!.page;
+      const page = alone.emulator.context.store.position(C, 'ahead')!.page;
       const { json } = await alone.subscribe(C, 'ahead', { seq: 10, page });
       expect(json.items).toEqual([
         { discontinuity: { last_topic_sequence: 9, new_topic_sequence: 2, new_sequence_page: page } },
@@ -141,7 +141,7 @@ describe('subscribe', () => {
   it('a stale or unknown page answers a discontinuity to the current page, then its messages', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
-    const page = store().find(C, topic)!.page;
+    const page = store().position(C, topic)!.page;
     const { json } = await t.subscribe(C, topic, { seq: 300, page: 5435435 });
     expect(json.items[0]).toEqual({
       discontinuity: { last_topic_sequence: 299, new_topic_sequence: 1, new_sequence_page: page },
@@ -152,7 +152,7 @@ describe('subscribe', () => {
   it('after a page change, a waiting subscriber keeps waiting, then gets the discontinuity with item 1 of the new page', async () => {
     const topic = fresh();
     await publishAll(topic, 2);
-    const oldPage = store().find(C, topic)!.page;
+    const oldPage = store().position(C, topic)!.page;
     const pending = t.subscribe(C, topic, { seq: 3, page: oldPage });
     await until(() => waitingOn(topic) === 1, 'the subscriber to wait');
     const newPage = store().changePage(C, topic);
@@ -177,7 +177,7 @@ describe('subscribe', () => {
   it('wakes every waiting subscriber on a publish; all see the same message with the same number', async () => {
     const topic = fresh();
     await publishAll(topic, 1);
-    const page = store().find(C, topic)!.page;
+    const page = store().position(C, topic)!.page;
     const pending = [
       ...Array.from({ length: 5 }, () => t.subscribe(C, topic, { seq: 2, page })),
       ...Array.from({ length: 5 }, () => t.subscribe(C, topic, { seq: 2, page: 0 })),
@@ -194,7 +194,7 @@ describe('subscribe', () => {
     const topic = fresh();
     const pending = Array.from({ length: 3 }, () => t.subscribe(C, topic, { seq: 0, page: 0 }));
     await until(() => waitingOn(topic) === 3, 'three subscribers to wait');
-    store().topic(C, topic).publish({ text: 'one' });
+    expect(store().publish(C, topic, { text: 'one' })).toBe(1);
     expect(waitingOn(topic)).toBe(0);
     for (const reply of await Promise.all(pending))
       expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one']);
@@ -204,10 +204,9 @@ describe('subscribe', () => {
     const topic = fresh();
     const pending = Array.from({ length: 10 }, () => t.subscribe(C, topic, { seq: 0, page: 0 }));
     await until(() => waitingOn(topic) === 10, 'ten subscribers to wait');
-    const live = store().topic(C, topic);
-    expect(live.publish({ text: 'one' })).toBe(1);
+    expect(store().publish(C, topic, { text: 'one' })).toBe(1);
     expect(waitingOn(topic)).toBe(10); // the publisher returned before any subscriber was answered
-    expect(live.publish({ text: 'two' })).toBe(2);
+    expect(store().publish(C, topic, { text: 'two' })).toBe(2);
     for (const reply of await Promise.all(pending))
       expect(reply.json.items.map((e: any) => e.item.value.text)).toEqual(['one', 'two']);
   });
@@ -217,14 +216,14 @@ describe('subscribe', () => {
     try {
       local.emulator.context.clock.freeze();
       const pending = local.subscribe(C, 'quiet', { seq: 0, page: 0 });
-      await until(() => local.emulator.context.store.find(C, 'quiet')?.waiting.size === 1, 'the subscriber to wait');
+      await until(() => local.emulator.context.parking.count(C, 'quiet') === 1, 'the subscriber to wait');
       local.emulator.context.clock.advance(29_999);
-      expect(local.emulator.context.store.find(C, 'quiet')!.waiting.size).toBe(1);
+      expect(local.emulator.context.parking.count(C, 'quiet')).toBe(1);
       local.emulator.context.clock.advance(1);
       const reply = await pending;
       expect(reply.status).toBe(200);
       expect(reply.json).toEqual({ items: [] });
-      expect(local.emulator.context.store.find(C, 'quiet')!.waiting.size).toBe(0);
+      expect(local.emulator.context.parking.count(C, 'quiet')).toBe(0);
     } finally {
       await local.close();
     }
@@ -309,10 +308,7 @@ describe('subscribe', () => {
   it('closing the emulator answers every waiting subscriber with empty items', async () => {
     const local = await testEmulator();
     const pending = Array.from({ length: 3 }, () => local.subscribe(C, 'shutdown', { seq: 0 }));
-    await until(
-      () => local.emulator.context.store.find(C, 'shutdown')?.waiting.size === 3,
-      'three subscribers to wait',
-    );
+    await until(() => local.emulator.context.parking.count(C, 'shutdown') === 3, 'three subscribers to wait');
     await local.close();
     for (const reply of await Promise.all(pending)) expect(reply.json).toEqual({ items: [] });
   });

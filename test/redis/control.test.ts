@@ -68,7 +68,7 @@ describe('control-plane changes across replicas', () => {
     });
     const withToken = { headers: { authorization: issued.token } };
     expect((await a.publish('cache', 'tokens', 'x')).status).toBe(204);
-    await until(() => b.emulator.context.store.find('cache', 'tokens')?.position.next === 2, 'b to hold message 1');
+    await until(() => b.emulator.context.store.position('cache', 'tokens')?.next === 2, 'b to hold message 1');
     expect((await b.subscribe('cache', 'tokens', { seq: 1 }, withToken)).status).toBe(200);
     let applied = false;
     const stop = b.emulator.context.events.on((event) => {

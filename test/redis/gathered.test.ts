@@ -119,14 +119,14 @@ describe('reads that cover every replica', () => {
   it('a client polling alternately through two replicas is judged as one client', async () => {
     const [a, b] = await pair({ longPollTimeoutMs: 1000 });
     expect((await a.publish('cache', 'alternate', 'm1')).status).toBe(204);
-    const page = a.emulator.context.store.find('cache', 'alternate')!.page;
-    await until(() => b.emulator.context.store.find('cache', 'alternate')?.position.next === 2, 'b to hold m1');
+    const page = a.emulator.context.store.position('cache', 'alternate')!.page;
+    await until(() => b.emulator.context.store.position('cache', 'alternate')?.next === 2, 'b to hold m1');
     // On a: the item. On b: an empty answer to the next cursor. Then m2 is published, and on a
     // again a first request, which waits for m3: m2 is lost (resume.after-empty spans the replicas).
     expect((await a.subscribe('cache', 'alternate', { seq: 1, page })).json.items).toHaveLength(1);
     expect((await b.subscribe('cache', 'alternate', { seq: 2, page })).json).toEqual({ items: [] });
     expect((await b.publish('cache', 'alternate', 'm2')).status).toBe(204);
-    await until(() => a.emulator.context.store.find('cache', 'alternate')?.position.next === 3, 'a to hold m2');
+    await until(() => a.emulator.context.store.position('cache', 'alternate')?.next === 3, 'a to hold m2');
     const first = a.subscribe('cache', 'alternate');
     await until(() => a.emulator.state().waitingSubscribers.length === 1, 'the first request to wait on a');
     expect((await b.publish('cache', 'alternate', 'm3')).status).toBe(204);

@@ -58,7 +58,7 @@ describe('account limits across replicas', () => {
         message: 'Account limits were exceeded: 10 operations in this second (limit 10 per second).',
       });
     }
-    await until(() => a.emulator.context.store.find('cache', 'counted')?.position.next === 11, 'a to hold 10 messages');
+    await until(() => a.emulator.context.store.position('cache', 'counted')?.next === 11, 'a to hold 10 messages');
     await advance(a, b, 749); // the same second
     expect((await b.publish('cache', 'counted', 'still')).status).toBe(429);
     await advance(b, a, 1); // the next second, advanced through the other replica
@@ -82,7 +82,7 @@ describe('account limits across replicas', () => {
     const [a, b] = await pair({ limitOperationsPerSecond: 10 });
     await freeze(a, b, '2030-01-01T00:00:00.000Z');
     expect(statuses(await alternate(a, b, 'read', 4))).toEqual([204, 204, 204, 204]);
-    await until(() => b.emulator.context.store.find('cache', 'read')?.position.next === 5, 'b to hold 4 messages');
+    await until(() => b.emulator.context.store.position('cache', 'read')?.next === 5, 'b to hold 4 messages');
     const read = await b.subscribe('cache', 'read', { seq: 1 });
     expect(read.json.items).toHaveLength(4); // 8 operations
     await until(() => b.emulator.limits().usage.operations === 8, 'the delivery to be counted');
@@ -196,7 +196,11 @@ describe('account limits across replicas', () => {
       const url = await baseUrlOf(child);
       const onChild = fetch(`${url}/topics/cache/on-child`, { headers: { authorization: a.key } }).catch(() => null);
       // Admitted (and counted) before its handler creates the topic, which a then sees.
-      await until(() => a.emulator.context.store.find('cache', 'on-child') !== undefined, 'the child to wait', 10_000);
+      await until(
+        () => a.emulator.context.store.position('cache', 'on-child') !== undefined,
+        'the child to wait',
+        10_000,
+      );
       const [childReplica] = await redis.hkeys(`${prefix}subs:"cache"`);
       const onA = a.subscribe('cache', 'on-a');
       await until(() => a.emulator.context.waiting.size === 1, 'a subscribe to wait on a');

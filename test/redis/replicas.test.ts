@@ -39,7 +39,7 @@ describe('replicas on one Redis', () => {
     expect(answer.status).toBe(200);
     const [first] = (answer.json as Items).items;
     expect(first!.item).toMatchObject({ topic_sequence_number: 1, value: { text: 'hello' } });
-    expect(first!.item!.sequence_page).toBe(a.emulator.context.store.find('cache', 'news')!.page);
+    expect(first!.item!.sequence_page).toBe(a.emulator.context.store.position('cache', 'news')!.page);
   });
 
   it('concurrent publishes through both replicas are numbered once each, with no gap', async () => {
@@ -57,8 +57,8 @@ describe('replicas on one Redis', () => {
   it('a page change on one replica is a discontinuity on the other', async () => {
     const [a, b] = await replicas();
     await a.publish('cache', 'paged', 'before');
-    const page = a.emulator.context.store.find('cache', 'paged')!.page;
-    await until(() => b.emulator.context.store.find('cache', 'paged')?.position.next === 2, 'b to hold message 1');
+    const page = a.emulator.context.store.position('cache', 'paged')!.page;
+    await until(() => b.emulator.context.store.position('cache', 'paged')?.next === 2, 'b to hold message 1');
     const waiting = b.subscribe('cache', 'paged', { seq: 2, page });
     await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
     const reset = a.emulator.resetTopic('cache', 'paged');
@@ -75,10 +75,10 @@ describe('replicas on one Redis', () => {
     const waiting = b.subscribe('cache', 'quiet');
     await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
     // Its topic created in Redis before the reset (a hears of it): one created after would be kept, rightly.
-    await until(() => a.emulator.context.store.find('cache', 'quiet') !== undefined, 'a to hear of the topic');
+    await until(() => a.emulator.context.store.position('cache', 'quiet') !== undefined, 'a to hear of the topic');
     a.emulator.reset();
     expect((await waiting).json).toEqual({ items: [] });
-    await until(() => [...b.emulator.context.store.topics()].length === 0, 'b to forget its topics');
+    await until(() => b.emulator.context.store.snapshot().length === 0, 'b to forget its topics');
   });
 
   it('a reset forgets in Redis a topic this replica has not heard of yet (its keys declared once named)', async () => {
@@ -105,7 +105,7 @@ describe('replicas on one Redis', () => {
     const prefix = `restart-${++prefixes}:`;
     const first = await replica(prefix, { retention: 3 });
     for (const text of ['1', '2', '3', '4', '5']) await first.publish('cache', 'kept', text);
-    const page = first.emulator.context.store.find('cache', 'kept')!.page;
+    const page = first.emulator.context.store.position('cache', 'kept')!.page;
     await first.close();
     running.splice(running.indexOf(first), 1);
     const again = await replica(prefix, { retention: 3 });
@@ -126,7 +126,7 @@ describe('replicas on one Redis', () => {
     const { url } = await fleet.child(prefix);
     const waiting = fetch(`${url}/topics/cache/across`, { headers: { authorization: a.key } });
     await until(
-      () => a.emulator.context.store.find('cache', 'across') !== undefined,
+      () => a.emulator.context.store.position('cache', 'across') !== undefined,
       'the child to create the topic',
       10_000,
     );
@@ -140,7 +140,7 @@ describe('replicas on one Redis', () => {
   it('Redis lost: health and the service routes answer 503, then recover by themselves', async () => {
     const [a] = await replicas();
     await a.publish('cache', 'lost', 'before');
-    const page = a.emulator.context.store.find('cache', 'lost')!.page;
+    const page = a.emulator.context.store.position('cache', 'lost')!.page;
     await fleet.redis().kill();
     await until(() => !a.emulator.context.store.health().up, 'the store to be lost', 10_000);
     const health = await fetch(`${a.url}/_emulator/health`);
@@ -265,12 +265,12 @@ describe('replicas on one Redis', () => {
       },
     ];
     a.emulator.restore(snapshot);
-    await until(() => b.emulator.context.store.find('cache', 'loaded') !== undefined, 'b to load the snapshot');
+    await until(() => b.emulator.context.store.position('cache', 'loaded') !== undefined, 'b to load the snapshot');
     expect(b.emulator.context.store.contents()).toEqual(snapshot.topics);
-    expect([...b.emulator.context.store.topics()].map((t) => t.name)).toEqual(['loaded']);
+    expect(b.emulator.context.store.snapshot().map((t) => t.topic)).toEqual(['loaded']);
     expect((await b.publish('cache', 'loaded', 'three')).status).toBe(204);
     // b's 204 says b holds it; a holds it once the announcement reaches it.
-    await until(() => a.emulator.context.store.find('cache', 'loaded')?.position.next === 4, 'a to hold message 3');
+    await until(() => a.emulator.context.store.position('cache', 'loaded')?.next === 4, 'a to hold message 3');
     expect(numbers((await a.subscribe('cache', 'loaded', { seq: 2, page: 5 })).json as Items)).toEqual([2, 3]);
   });
 

@@ -57,7 +57,7 @@ describe('Redis restarted with persistence (append-only file)', () => {
     for (const text of ['1', '2', '3']) expect((await a.publish('cache', 'kept', text)).status).toBe(204);
     expect((await b.publish('cache', 'other', 'x')).status).toBe(204);
     await until(() => contentsOf(a).length === 2 && contentsOf(b).length === 2, 'both replicas to hold both topics');
-    const page = a.emulator.context.store.find('cache', 'kept')!.page;
+    const page = a.emulator.context.store.position('cache', 'kept')!.page;
     const read = (await b.subscribe('cache', 'kept', { seq: 1, page })).json as Items;
     expect(read.items.map((i) => i.item!.topic_sequence_number)).toEqual([1, 2, 3]);
     const before = contentsOf(a);
@@ -89,8 +89,8 @@ describe('Redis restarted without persistence', () => {
     const prefix = 'gone:';
     const [a, b] = await replicas(fleet, prefix);
     for (const text of ['old 1', 'old 2']) expect((await a.publish('cache', 'gone', text)).status).toBe(204);
-    const page = a.emulator.context.store.find('cache', 'gone')!.page;
-    await until(() => b.emulator.context.store.find('cache', 'gone')?.position.next === 3, 'b to hold both');
+    const page = a.emulator.context.store.position('cache', 'gone')!.page;
+    await until(() => b.emulator.context.store.position('cache', 'gone')?.next === 3, 'b to hold both');
     // Waiting on b for message 3 through the restart.
     const waiting = b.subscribe('cache', 'gone', { seq: 3, page });
     await until(() => b.emulator.context.waiting.size === 1, 'the subscribe to wait on b');
@@ -102,8 +102,8 @@ describe('Redis restarted without persistence', () => {
     await until(
       () =>
         [a, b, joined].every((replica) => {
-          const topic = replica.emulator.context.store.find('cache', 'gone');
-          return topic !== undefined && topic.page === a.emulator.context.store.find('cache', 'gone')!.page;
+          const topic = replica.emulator.context.store.position('cache', 'gone');
+          return topic !== undefined && topic.page === a.emulator.context.store.position('cache', 'gone')!.page;
         }),
       'the replicas to agree on the new page',
     );

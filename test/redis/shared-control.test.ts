@@ -69,7 +69,7 @@ describe('fault rules counted across replicas', () => {
   it('"after N items" counts the items both replicas delivered; the answer past N fires once', async () => {
     const [a, b] = await pair();
     for (let i = 1; i <= 5; i += 1) expect((await a.publish('cache', 'items', `m${i}`)).status).toBe(204);
-    await until(() => b.emulator.context.store.find('cache', 'items')?.position.next === 6, 'b to hold 5 messages');
+    await until(() => b.emulator.context.store.position('cache', 'items')?.next === 6, 'b to hold 5 messages');
     const rule = a.emulator.addFault({ operation: 'subscribe', topic: 'items', afterItems: 3, status: 500, count: 1 });
     await until(() => holds(b, rule.id), 'b to hold the rule');
     const first = await a.subscribe('cache', 'items', { seq: 1 });

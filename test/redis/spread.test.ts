@@ -84,7 +84,7 @@ describe('requests spread over replicas', () => {
   it('three replicas: publish on one, subscribe on another, page change on a third', async () => {
     const [publisher, subscriber, pager] = (await replicas(3)) as [TestEmulator, TestEmulator, TestEmulator];
     expect((await publisher.publish('cache', 'three', 'one')).status).toBe(204);
-    const page = publisher.emulator.context.store.find('cache', 'three')!.page;
+    const page = publisher.emulator.context.store.position('cache', 'three')!.page;
     const first = (await subscriber.subscribe('cache', 'three', { seq: 1, page })).json as Items;
     expect(first.items.map((e) => e.item?.value.text)).toEqual(['one']);
 
@@ -103,10 +103,10 @@ describe('requests spread over replicas', () => {
     // Every replica sees the same topic: the new page, numbered from 1.
     for (const replica of [publisher, subscriber, pager]) {
       await until(
-        () => replica.emulator.context.store.find('cache', 'three')?.position.next === 2,
+        () => replica.emulator.context.store.position('cache', 'three')?.next === 2,
         'every replica to hold message 1 of the new page',
       );
-      expect(replica.emulator.context.store.find('cache', 'three')!.page).toBe(changed.page);
+      expect(replica.emulator.context.store.position('cache', 'three')!.page).toBe(changed.page);
     }
   });
 
@@ -121,7 +121,7 @@ describe('requests spread over replicas', () => {
     expect((await a.publish('cache', 'killed', 'first')).status).toBe(204);
     const acked = ['first'];
     const unknown: string[] = [];
-    const from = { seq: 1, page: a.emulator.context.store.find('cache', 'killed')!.page };
+    const from = { seq: 1, page: a.emulator.context.store.position('cache', 'killed')!.page };
     const readers = [a, b].map((replica) => readUntil(() => replica, 'killed', 'last', undefined, from));
 
     // Four publishers in flight on the child; it is killed once ten of them were acknowledged.

@@ -101,7 +101,7 @@ describe('signed tokens: the algorithm is pinned', () => {
         }
       }
     }
-    expect(t.emulator.context.store.find(C, 'guarded')!.snapshot().nextSequenceNumber).toBe(3); // seed + the genuine one
+    expect(t.emulator.context.store.position(C, 'guarded')!.next).toBe(3); // seed + the genuine one
     reportFigure(
       'forged-tokens',
       `${Object.keys(forged).length} kinds of forged or confused tokens, ${refused} requests: all 401; the genuine HS256 token accepted`,

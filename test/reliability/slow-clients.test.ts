@@ -123,7 +123,7 @@ describe('slow clients cannot stall the others', () => {
       for (const s of bodyTricklers) s.write(body.subarray(Math.max(0, sent - 1)));
       const statuses = await Promise.all(answers);
       await until(
-        () => (t!.emulator.context.store.find(C, 'trickled')?.snapshot().retainedCount ?? 0) === 20,
+        () => (t!.emulator.context.store.content(C, 'trickled')?.messages.length ?? 0) === 20,
         'the trickled messages to land',
       );
       reportFigure(

@@ -26,8 +26,8 @@ export function subscribeHandler(context: EmulatorContext, longPolls: LongPolls)
       const query = request.query as SubscribeQuery;
       const cursor = cursorOf(query.sequence_number ?? 0, query.sequence_page ?? 0, QUERY_NAMES);
       const exchange = exchangeOf(request);
+      store.use(cacheName, topicName);
       const subscription = longPolls.open(
-        store.topic(cacheName, topicName),
         cursor,
         factsOf('subscribe', request),
         request,
