@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { CollectionOperations } from './collections.js';
-import { InMemoryCacheItems, type CacheItems, type StoredItem } from './items.js';
+import { InMemoryCacheItems, type ItemView, type StoredItem } from './items.js';
 import { CacheOperations } from './operations.js';
 
 // The cache's items behind the backend's seam: a call's operation (cache/operations.ts,
@@ -13,6 +13,17 @@ import { CacheOperations } from './operations.js';
 export interface ItemOps {
   readonly cache: CacheOperations;
   readonly collections: CollectionOperations;
+}
+
+export interface ItemUsage {
+  count: number;
+  bytes: number;
+}
+
+/** What the reads of an ItemStore answer from the items this process holds. */
+export function usageOf(items: InMemoryCacheItems, now: number): ItemUsage {
+  items.sweep(now);
+  return { count: items.count(), bytes: items.bytes() };
 }
 
 /** An item to load (a snapshot restored). */
@@ -28,8 +39,13 @@ export interface ItemStore {
    * change; resolves with what it returned, or rejects with what it threw (nothing changed then).
    */
   run<T>(cache: string, keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T>;
-  /** Every item as this process knows it (state, snapshots, listings): on a shared store, kept in step with it. */
-  readonly view: Pick<CacheItems, 'get' | 'count' | 'bytes' | 'sweep' | 'items'>;
+  // Reads, as this process holds the items (a shared store's copy is kept in step with it).
+  /** The item at a key, undefined when absent or expired at `now`: to read, never to change. */
+  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined;
+  /** Every item live at `now`, in the order they were set (state, snapshots, listings). */
+  items(now: number): ItemView[];
+  /** How many items are live at `now`, and the bytes they hold. */
+  usage(now: number): ItemUsage;
   /** Removes every item of a cache (FlushCache, a deleted cache). */
   clear(cache: string): void;
   /** Removes every item (a reset). */
@@ -43,18 +59,26 @@ export interface ItemStore {
 
 /** The items in this process: each operation runs on them at once. */
 export class MemoryItemStore implements ItemStore {
-  private readonly items = new InMemoryCacheItems();
+  private readonly held = new InMemoryCacheItems();
   private readonly ops: ItemOps;
 
   constructor(clock: Pick<Clock, 'now'>) {
     this.ops = {
-      cache: new CacheOperations(this.items, clock),
-      collections: new CollectionOperations(this.items, clock),
+      cache: new CacheOperations(this.held, clock),
+      collections: new CollectionOperations(this.held, clock),
     };
   }
 
-  get view(): ItemStore['view'] {
-    return this.items;
+  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined {
+    return this.held.get(cache, key, now);
+  }
+
+  items(now: number): ItemView[] {
+    return this.held.items(now);
+  }
+
+  usage(now: number): ItemUsage {
+    return usageOf(this.held, now);
   }
 
   async run<T>(_cache: string, _keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T> {
@@ -62,16 +86,16 @@ export class MemoryItemStore implements ItemStore {
   }
 
   clear(cache: string): void {
-    this.items.clear(cache);
+    this.held.clear(cache);
   }
 
   clearAll(): void {
-    this.items.clearAll();
+    this.held.clearAll();
   }
 
   replace(items: readonly LoadedItem[]): void {
-    this.items.clearAll();
-    for (const { cache, key, item } of items) this.items.set(cache, key, item);
+    this.held.clearAll();
+    for (const { cache, key, item } of items) this.held.set(cache, key, item);
   }
 
   settled(): Promise<void> {

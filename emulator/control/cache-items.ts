@@ -43,7 +43,7 @@ export function cacheItemsOf(
   { offset, limit }: Required<StatePage>,
 ): CacheItemList {
   const now = clock.now();
-  const all = items.view.items(now).filter((item) => item.cache === cache);
+  const all = items.items(now).filter((item) => item.cache === cache);
   return { cache, count: all.length, items: all.slice(offset, offset + limit).map((item) => viewOf(item, now)) };
 }
 
@@ -55,7 +55,7 @@ export function cacheItemOf(
   { offset, limit }: Required<StatePage>,
 ): CacheItemDetail | undefined {
   const now = clock.now();
-  const stored = items.view.get(cache, key, now);
+  const stored = items.item(cache, key, now);
   if (stored === undefined) return undefined;
   const item = viewOf({ cache, key, ...stored }, now);
   if (!stored.collection) return { cache, item, value: bytesOf(stored.value), memberCount: 0, members: [] };

@@ -54,10 +54,8 @@ export function stateOf(context: EmulatorContext, withdrawals: TokenWithdrawals,
 
 /** The cache's items as memory: expired ones (never answered) dropped first, so only live ones count. */
 function cacheItemsOf({ items, clock }: EmulatorContext): State['cacheItems'] {
-  items.view.sweep(clock.now());
   return {
-    count: items.view.count(),
-    bytes: items.view.bytes(),
+    ...items.usage(clock.now()),
     maxCount: CACHE_BOUNDS.maxItems,
     maxBytes: CACHE_BOUNDS.maxTotalBytes,
   };

@@ -1,9 +1,9 @@
 import type { SnapshotItem } from '../../openapi/generated/control-types.js';
 import { memberBytes, memberKey, SCORE_BYTES, type Collection } from '../cache/collection.js';
 import { CollectionOperations } from '../cache/collections.js';
-import { InMemoryCacheItems, type CacheItems, type StoredItem } from '../cache/items.js';
+import { InMemoryCacheItems, type CacheItems, type ItemView, type StoredItem } from '../cache/items.js';
 import { CacheOperations } from '../cache/operations.js';
-import type { ItemOps, ItemStore, LoadedItem } from '../cache/store.js';
+import { usageOf, type ItemOps, type ItemStore, type ItemUsage, type LoadedItem } from '../cache/store.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { Log } from '../logging.js';
@@ -79,8 +79,16 @@ export class RedisCacheItems implements ItemStore {
     private readonly log: Log,
   ) {}
 
-  get view(): ItemStore['view'] {
-    return this.mirror;
+  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined {
+    return this.mirror.get(cache, key, now);
+  }
+
+  items(now: number): ItemView[] {
+    return this.mirror.items(now);
+  }
+
+  usage(now: number): ItemUsage {
+    return usageOf(this.mirror, now);
   }
 
   async run<T>(cache: string, keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T> {

@@ -20,7 +20,7 @@ export function takeSnapshot(context: EmulatorContext, withdrawals: TokenWithdra
       .map(({ cache, topic, afterSequenceNumber, at }) =>
         afterSequenceNumber !== undefined ? { cache, topic, afterSequenceNumber } : { cache, topic, at: at! },
       ),
-    items: items.view.items(now).map((item) => itemToSnapshot(item, now)),
+    items: items.items(now).map((item) => itemToSnapshot(item, now)),
     ...takeControl(context, withdrawals),
   };
 }
