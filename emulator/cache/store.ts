@@ -20,10 +20,22 @@ export interface ItemUsage {
   bytes: number;
 }
 
-/** What the reads of an ItemStore answer from the items this process holds. */
-export function usageOf(items: InMemoryCacheItems, now: number): ItemUsage {
-  items.sweep(now);
-  return { count: items.count(), bytes: items.bytes() };
+/** An item store's reads, answered from the items this process holds (`itemsHere`), whichever store it is. */
+export abstract class ItemReads {
+  protected abstract readonly itemsHere: InMemoryCacheItems;
+
+  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined {
+    return this.itemsHere.get(cache, key, now);
+  }
+
+  items(now: number): ItemView[] {
+    return this.itemsHere.items(now);
+  }
+
+  usage(now: number): ItemUsage {
+    this.itemsHere.sweep(now);
+    return { count: this.itemsHere.count(), bytes: this.itemsHere.bytes() };
+  }
 }
 
 /** An item to load (a snapshot restored). */
@@ -58,27 +70,16 @@ export interface ItemStore {
 }
 
 /** The items in this process: each operation runs on them at once. */
-export class MemoryItemStore implements ItemStore {
-  private readonly held = new InMemoryCacheItems();
+export class MemoryItemStore extends ItemReads implements ItemStore {
+  protected readonly itemsHere = new InMemoryCacheItems();
   private readonly ops: ItemOps;
 
   constructor(clock: Pick<Clock, 'now'>) {
+    super();
     this.ops = {
-      cache: new CacheOperations(this.held, clock),
-      collections: new CollectionOperations(this.held, clock),
+      cache: new CacheOperations(this.itemsHere, clock),
+      collections: new CollectionOperations(this.itemsHere, clock),
     };
-  }
-
-  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined {
-    return this.held.get(cache, key, now);
-  }
-
-  items(now: number): ItemView[] {
-    return this.held.items(now);
-  }
-
-  usage(now: number): ItemUsage {
-    return usageOf(this.held, now);
   }
 
   async run<T>(_cache: string, _keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T> {
@@ -86,16 +87,16 @@ export class MemoryItemStore implements ItemStore {
   }
 
   clear(cache: string): void {
-    this.held.clear(cache);
+    this.itemsHere.clear(cache);
   }
 
   clearAll(): void {
-    this.held.clearAll();
+    this.itemsHere.clearAll();
   }
 
   replace(items: readonly LoadedItem[]): void {
-    this.held.clearAll();
-    for (const { cache, key, item } of items) this.held.set(cache, key, item);
+    this.itemsHere.clearAll();
+    for (const { cache, key, item } of items) this.itemsHere.set(cache, key, item);
   }
 
   settled(): Promise<void> {

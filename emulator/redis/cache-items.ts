@@ -1,9 +1,9 @@
 import type { SnapshotItem } from '../../openapi/generated/control-types.js';
 import { memberBytes, memberKey, SCORE_BYTES, type Collection } from '../cache/collection.js';
 import { CollectionOperations } from '../cache/collections.js';
-import { InMemoryCacheItems, type CacheItems, type ItemView, type StoredItem } from '../cache/items.js';
+import { InMemoryCacheItems, type CacheItems, type StoredItem } from '../cache/items.js';
 import { CacheOperations } from '../cache/operations.js';
-import { usageOf, type ItemOps, type ItemStore, type ItemUsage, type LoadedItem } from '../cache/store.js';
+import { ItemReads, type ItemOps, type ItemStore, type LoadedItem } from '../cache/store.js';
 import type { Clock } from '../clock.js';
 import { EmulatorError } from '../errors.js';
 import type { Log } from '../logging.js';
@@ -55,7 +55,7 @@ interface Announcement {
 
 const memberOf = (key: Buffer) => key.toString('base64url');
 
-export class RedisCacheItems implements ItemStore {
+export class RedisCacheItems extends ItemReads implements ItemStore {
   private mirror = new InMemoryCacheItems();
   /** Announcements held while the mirror loads (undefined: applied as they come). */
   private held: string[] | undefined = [];
@@ -77,18 +77,13 @@ export class RedisCacheItems implements ItemStore {
     private readonly keys: KeyLayout,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly log: Log,
-  ) {}
-
-  item(cache: string, key: Buffer, now: number): Readonly<StoredItem> | undefined {
-    return this.mirror.get(cache, key, now);
+  ) {
+    super();
   }
 
-  items(now: number): ItemView[] {
-    return this.mirror.items(now);
-  }
-
-  usage(now: number): ItemUsage {
-    return usageOf(this.mirror, now);
+  /** The reads answer from the mirror (replaced whole when it loads again). */
+  protected get itemsHere(): InMemoryCacheItems {
+    return this.mirror;
   }
 
   async run<T>(cache: string, keys: readonly Buffer[], op: (ops: ItemOps) => T): Promise<T> {
