@@ -1,4 +1,5 @@
 import type { FaultRuleInput } from '../openapi/generated/control-types.js';
+import type { Principal } from './auth/authenticator.js';
 import type { EmulatorError } from './errors.js';
 import type { DecidedBy } from './exchange.js';
 import type { Cursor } from './topics/read-plan.js';
@@ -108,6 +109,17 @@ export interface RequestFacts {
   /** The topic; empty for a cache call. */
   topic: string;
   tokenId: string | undefined;
+}
+
+/** A request's facts, built the same way by every door: `topic` is '' for a cache call. */
+export function requestFacts(
+  operation: RequestFacts['operation'],
+  protocol: RequestFacts['protocol'],
+  cache: string,
+  topic: string,
+  principal: Principal | null | undefined,
+): RequestFacts {
+  return { operation, protocol, cache, topic, tokenId: principal?.kind === 'token' ? principal.tokenId : undefined };
 }
 
 /** What a decider does to one request: hold it (real time), then drop its connection or answer an error. */

@@ -8,7 +8,7 @@ import type { HashCondition, SetCondition, TtlChange } from '../cache/operations
 import type { ItemOps } from '../cache/store.js';
 import type { EmulatorContext } from '../context.js';
 import { EmulatorError } from '../errors.js';
-import type { Effect, CacheOperation } from '../requests.js';
+import { requestFacts, type Effect, type CacheOperation } from '../requests.js';
 import type { CallRecord } from './calls.js';
 import type { ServedService } from './admin-services.js';
 import { collectionMethods, type Unary } from './collection-calls.js';
@@ -83,17 +83,8 @@ export function cacheService(door: CacheDoor): ServedService {
     await confirmCache(context, cache);
     for (const key of keys) checkItemAccess(context, principal, access, cache, key);
     if (faults.active || limits.active)
-      await decideAdmission(
-        context,
-        {
-          operation,
-          protocol: 'grpc',
-          cache,
-          topic: '',
-          tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
-        },
-        end,
-        (effect) => door.applyEffect(effect, record, end),
+      await decideAdmission(context, requestFacts(operation, 'grpc', cache, '', principal), end, (effect) =>
+        door.applyEffect(effect, record, end),
       );
     return cache;
   };

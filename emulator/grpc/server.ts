@@ -10,6 +10,7 @@ import { EmulatorError, shuttingDown } from '../errors.js';
 import type { SubscribeCursor } from '../exchange.js';
 import {
   journalledAs,
+  requestFacts,
   type CacheOperation,
   type Effect,
   type RequestFacts,
@@ -159,13 +160,7 @@ export async function startGrpcDoor(context: EmulatorContext, controls: GrpcCont
     const principal = await principalOf(metadata, record);
     await confirmCache(context, cache);
     checkAccess(context, principal, access, cache, topic);
-    const facts: RequestFacts = {
-      operation,
-      protocol: 'grpc',
-      cache,
-      topic,
-      tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
-    };
+    const facts = requestFacts(operation, 'grpc', cache, topic, principal);
     const deliveries =
       faults.active || limits.active
         ? await decideAdmission(context, facts, end, (effect) => applyEffect(effect, record, faults.delays, end))

@@ -3,7 +3,7 @@ import type { Access } from '../auth/permissions.js';
 import type { EmulatorContext } from '../context.js';
 import type { OperationHandler, RouteInfo, TopicParams } from './operation-handler.js';
 import { checkAccess, confirmCache, decideAdmission } from '../admission.js';
-import type { RequestFacts, ServiceOperation } from '../requests.js';
+import { requestFacts, type RequestFacts, type ServiceOperation } from '../requests.js';
 import { applyEffect } from './answers.js';
 import { exchangeOf } from './exchanges.js';
 
@@ -14,14 +14,7 @@ import { exchangeOf } from './exchanges.js';
 
 export function factsOf(operation: ServiceOperation, request: FastifyRequest): RequestFacts {
   const { cacheName, topicName } = request.params as TopicParams;
-  const principal = exchangeOf(request).principal;
-  return {
-    operation,
-    protocol: 'http',
-    cache: cacheName,
-    topic: topicName,
-    tokenId: principal?.kind === 'token' ? principal.tokenId : undefined,
-  };
+  return requestFacts(operation, 'http', cacheName, topicName, exchangeOf(request).principal);
 }
 
 /** The deciders (admission.ts), their effects applied to this request (answers.ts). */

@@ -3,7 +3,7 @@ import { checkItemAccess, confirmCache, decideAdmission } from '../../admission.
 import { requireKey } from '../../cache/operations.js';
 import type { EmulatorContext } from '../../context.js';
 import { EmulatorError } from '../../errors.js';
-import type { CacheOperation } from '../../requests.js';
+import { requestFacts, type CacheOperation } from '../../requests.js';
 import { applyEffect } from '../answers.js';
 import { exchangeOf } from '../exchanges.js';
 import type { OperationHandler } from '../operation-handler.js';
@@ -50,13 +50,7 @@ async function admitItem(
   if (context.faults.active || context.limits.active)
     await decideAdmission(
       context,
-      {
-        operation,
-        protocol: 'http',
-        cache: cacheName,
-        topic: '',
-        tokenId: principal.kind === 'token' ? principal.tokenId : undefined,
-      },
+      requestFacts(operation, 'http', cacheName, '', principal),
       reply.raw,
       (effect) => applyEffect(effect, request, reply, context.faults.delays),
       () => reply.sent,
