@@ -1,5 +1,4 @@
 import type { FaultRuleInput } from '../openapi/generated/control-types.js';
-import type { Principal } from './auth/authenticator.js';
 import type { EmulatorError } from './errors.js';
 import type { DecidedBy } from './exchange.js';
 import type { Cursor } from './topics/read-plan.js';
@@ -117,7 +116,8 @@ export function requestFacts(
   protocol: RequestFacts['protocol'],
   cache: string,
   topic: string,
-  principal: Principal | null | undefined,
+  /** Who asked (the authenticator's Principal): only a token's id is kept. */
+  principal: { readonly kind: string; readonly tokenId?: string | undefined } | null | undefined,
 ): RequestFacts {
   return { operation, protocol, cache, topic, tokenId: principal?.kind === 'token' ? principal.tokenId : undefined };
 }
