@@ -12,6 +12,7 @@ import { requestFacts, type Effect, type CacheOperation } from '../requests.js';
 import type { CallRecord } from './calls.js';
 import type { ServedService } from './admin-services.js';
 import { collectionMethods, type Unary } from './collection-calls.js';
+import { foundOrMissing } from './found-or-missing.js';
 
 // `cache_client.Scs` as the provider's SDK calls it (its CacheClient): each method translates to
 // the core: momento-local's fault metadata, the caller, the item's permission and the cache
@@ -176,9 +177,7 @@ export function cacheService(door: CacheDoor): ServedService {
       key,
       (cache, request, { cache: items }) => {
         const found = items.getWithHash(cache, bytes(request.cache_key));
-        return found === undefined
-          ? new scs._GetWithHashResponse({ missing: new scs._GetWithHashResponse._Missing() })
-          : new scs._GetWithHashResponse({ found: new scs._GetWithHashResponse._Found(found) });
+        return foundOrMissing(scs._GetWithHashResponse, found, (found) => found);
       },
     ),
     GetBatch: batch<CacheTypes._GetBatchRequest, CacheTypes._GetRequest>(
@@ -269,10 +268,7 @@ export function cacheService(door: CacheDoor): ServedService {
       key,
       (cache, request, { cache: items }) => {
         const remaining = items.remainingTtl(cache, bytes(request.cache_key));
-        const R = scs._ItemGetTtlResponse;
-        return remaining === undefined
-          ? new R({ missing: new R._Missing() })
-          : new R({ found: new R._Found({ remaining_ttl_millis: remaining }) });
+        return foundOrMissing(scs._ItemGetTtlResponse, remaining, (remaining) => ({ remaining_ttl_millis: remaining }));
       },
     ),
     ItemGetType: unary<CacheTypes._ItemGetTypeRequest>(
@@ -281,10 +277,7 @@ export function cacheService(door: CacheDoor): ServedService {
       key,
       (cache, request, { cache: items }) => {
         const type = items.itemType(cache, bytes(request.cache_key));
-        const R = scs._ItemGetTypeResponse;
-        return type === undefined
-          ? new R({ missing: new R._Missing() })
-          : new R({ found: new R._Found({ item_type: ITEM_TYPES[type] }) });
+        return foundOrMissing(scs._ItemGetTypeResponse, type, (type) => ({ item_type: ITEM_TYPES[type] }));
       },
     ),
     ...collectionMethods(scs, unary, ttl),

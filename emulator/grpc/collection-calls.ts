@@ -3,6 +3,7 @@ import type { cache_client as CacheTypes } from '@gomomento/generated-types/dist
 import type { CollectionTtl, Order, ScoreRange } from '../cache/collections.js';
 import type { ItemOps } from '../cache/store.js';
 import { EmulatorError } from '../errors.js';
+import { foundOrMissing } from './found-or-missing.js';
 import type { CacheOperation } from '../requests.js';
 
 // `cache_client.Scs`'s collection methods (the SDK's dictionary, set, list and sorted-set calls),
@@ -104,9 +105,8 @@ export function collectionMethods(
       'read',
       dictionary,
       (cache, r, { collections: ops }) => {
-        const R = D._DictionaryLengthResponse;
         const length = ops.length(cache, bytes(r.dictionary_name), 'dictionary');
-        return length === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ length }) });
+        return foundOrMissing(D._DictionaryLengthResponse, length, (length) => ({ length }));
       },
     ),
 
@@ -130,42 +130,29 @@ export function collectionMethods(
       },
     ),
     SetFetch: unary<CacheTypes._SetFetchRequest>('set-fetch', 'read', set, (cache, r, { collections: ops }) => {
-      const R = D._SetFetchResponse;
       const elements = ops.setFetch(cache, bytes(r.set_name));
-      return elements === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ elements }) });
+      return foundOrMissing(D._SetFetchResponse, elements, (elements) => ({ elements }));
     }),
     SetContains: unary<CacheTypes._SetContainsRequest>(
       'set-contains',
       'read',
       set,
       (cache, r, { collections: ops }) => {
-        const R = D._SetContainsResponse;
         const contains = ops.setContains(cache, bytes(r.set_name), r.elements.map(bytes));
-        return contains === undefined
-          ? new R({ missing: new R._Missing() })
-          : new R({ found: new R._Found({ contains }) });
+        return foundOrMissing(D._SetContainsResponse, contains, (contains) => ({ contains }));
       },
     ),
     SetSample: unary<CacheTypes._SetSampleRequest>('set-sample', 'read', set, (cache, r, { collections: ops }) => {
-      const R = D._SetSampleResponse;
       const elements = ops.setSample(cache, bytes(r.set_name), r.limit);
-      return elements === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ elements }) });
+      return foundOrMissing(D._SetSampleResponse, elements, (elements) => ({ elements }));
     }),
     SetPop: unary<CacheTypes._SetPopRequest>('set-pop', 'write', set, (cache, r, { collections: ops }) => {
-      const R = D._SetPopResponse;
       const elements = ops.setPop(cache, bytes(r.set_name), r.count);
-      return elements === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ elements }) });
+      return foundOrMissing(D._SetPopResponse, elements, (elements) => ({ elements }));
     }),
     SetLength: unary<CacheTypes._SetLengthRequest>('set-length', 'read', set, (cache, r, { collections: ops }) => {
-      const R = D._SetLengthResponse;
       const length = ops.length(cache, bytes(r.set_name), 'set');
-      return length === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ length }) });
+      return foundOrMissing(D._SetLengthResponse, length, (length) => ({ length }));
     }),
 
     // ---- lists ----
@@ -258,17 +245,15 @@ export function collectionMethods(
       },
     ),
     ListFetch: unary<CacheTypes._ListFetchRequest>('list-fetch', 'read', list, (cache, r, { collections: ops }) => {
-      const R = D._ListFetchResponse;
       const values = ops.listFetch(
         cache,
         bytes(r.list_name),
         r.start_index === 'inclusive_start' ? r.inclusive_start : undefined,
         r.end_index === 'exclusive_end' ? r.exclusive_end : undefined,
       );
-      return values === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ values }) });
+      return foundOrMissing(D._ListFetchResponse, values, (values) => ({ values }));
     }),
     ListRetain: unary<CacheTypes._ListRetainRequest>('list-retain', 'write', list, (cache, r, { collections: ops }) => {
-      const R = D._ListRetainResponse;
       const name = bytes(r.list_name);
       ops.listRetain(
         cache,
@@ -278,23 +263,17 @@ export function collectionMethods(
         ttlOf(r),
       );
       const length = ops.length(cache, name, 'list');
-      return length === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ list_length: length }) });
+      return foundOrMissing(D._ListRetainResponse, length, (length) => ({ list_length: length }));
     }),
     ListRemove: unary<CacheTypes._ListRemoveRequest>('list-remove', 'write', list, (cache, r, { collections: ops }) => {
-      const R = D._ListRemoveResponse;
       const name = bytes(r.list_name);
       ops.listRemove(cache, name, bytes(r.all_elements_with_value));
       const length = ops.length(cache, name, 'list');
-      return length === undefined
-        ? new R({ missing: new R._Missing() })
-        : new R({ found: new R._Found({ list_length: length }) });
+      return foundOrMissing(D._ListRemoveResponse, length, (length) => ({ list_length: length }));
     }),
     ListLength: unary<CacheTypes._ListLengthRequest>('list-length', 'read', list, (cache, r, { collections: ops }) => {
-      const R = D._ListLengthResponse;
       const length = ops.length(cache, bytes(r.list_name), 'list');
-      return length === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ length }) });
+      return foundOrMissing(D._ListLengthResponse, length, (length) => ({ length }));
     }),
 
     // ---- sorted sets ----
@@ -408,9 +387,8 @@ export function collectionMethods(
       'read',
       set,
       (cache, r, { collections: ops }) => {
-        const R = D._SortedSetLengthResponse;
         const length = ops.length(cache, bytes(r.set_name), 'sorted-set');
-        return length === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ length }) });
+        return foundOrMissing(D._SortedSetLengthResponse, length, (length) => ({ length }));
       },
     ),
     SortedSetLengthByScore: unary<CacheTypes._SortedSetLengthByScoreRequest>(
@@ -418,7 +396,6 @@ export function collectionMethods(
       'read',
       set,
       (cache, r, { collections: ops }) => {
-        const R = D._SortedSetLengthByScoreResponse;
         const range: ScoreRange = {
           ...(r.min === 'inclusive_min' ? { min: { score: r.inclusive_min, exclusive: false } } : {}),
           ...(r.min === 'exclusive_min' ? { min: { score: r.exclusive_min, exclusive: true } } : {}),
@@ -426,7 +403,7 @@ export function collectionMethods(
           ...(r.max === 'exclusive_max' ? { max: { score: r.exclusive_max, exclusive: true } } : {}),
         };
         const length = ops.sortedSetLengthByScore(cache, bytes(r.set_name), range);
-        return length === undefined ? new R({ missing: new R._Missing() }) : new R({ found: new R._Found({ length }) });
+        return foundOrMissing(D._SortedSetLengthByScoreResponse, length, (length) => ({ length }));
       },
     ),
     SortedSetUnionStore: unary<CacheTypes._SortedSetUnionStoreRequest>(
